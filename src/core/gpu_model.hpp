@@ -2,6 +2,7 @@
 // should deliver. Loaded by the catalog library; read by the judge and the simulator.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,7 @@ struct GpuModel {
   std::string form_factor;                 // "sxm", "pcie", "nvl"
   CardClass card_class = CardClass::training;
   double memory_gib = 0;                   // as sold (80 for an "80GB" card)
+  Reading<std::uint64_t> memory_reported_mib;  // FB total a healthy card reports (nvidia-smi -q)
   std::string memory_type;                 // "HBM3"
   Reading<double> memory_bandwidth_gbps;   // spec, GB/s
   int nvlink_generation = 0;               // 0 = no NVLink
