@@ -1,0 +1,33 @@
+// The judge's entry points: classify a machine's GPU interconnect and judge the whole machine
+// against the GPU catalogue and what the buyer expects. Pure functions; called by the CLI.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "core/assessment.hpp"
+#include "core/gpu_model.hpp"
+#include "core/machine.hpp"
+
+namespace gpuvet::analysis {
+
+// What the buyer was promised, from the command line. Every field is optional: an absent
+// expectation is simply not checked.
+struct Expectations {
+  std::optional<core::InterconnectClass> interconnect;  // --expect nvswitch|nvlink|pcie or a class name
+  bool interconnect_any_nvlink_mesh = false;            // "--expect nvlink": either NVLink full mesh is fine
+  std::optional<double> memory_gib;                     // --expect-memory: GiB per GPU as advertised
+  std::optional<int> gpu_count;                         // --expect-gpus
+  std::optional<std::string> workload;                  // "train" | "infer"
+};
+
+// The GPU-to-GPU fabric class, the per-GPU bandwidth it implies and a one-line headline.
+// Never fails: what cannot be decided is InterconnectClass::unknown with the reason.
+core::InterconnectSummary classify_interconnect(const core::Machine& machine, const core::Catalog& catalog);
+
+// Runs every rule family over the machine. Findings come in a fixed order (interconnect,
+// inventory, memory, card class, NUMA, links, health); a rule that cannot decide is silent.
+core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
+                               const Expectations& expect);
+
+}  // namespace gpuvet::analysis

@@ -1,0 +1,30 @@
+// The judge's rule families (internal to analysis/). Each is pure: context in, findings out,
+// and silent where it cannot decide. judge.cpp runs them in this order.
+#pragma once
+
+#include <vector>
+
+#include "analysis/rule_support.hpp"
+
+namespace gpuvet::analysis {
+
+// interconnect_classifier.cpp: the class of the fabric, from the models matched in `models`.
+core::InterconnectSummary classify_with_models(const core::Machine& machine,
+                                               const std::vector<const core::GpuModel*>& models);
+
+// interconnect_class, interconnect_not_as_claimed
+std::vector<core::Finding> check_interconnect(const RuleContext& ctx);
+// gpu_missing, mixed_inventory
+std::vector<core::Finding> check_inventory(const RuleContext& ctx);
+// memory_below_advertised
+std::vector<core::Finding> check_memory(const RuleContext& ctx);
+// card_class_mismatch
+std::vector<core::Finding> check_card_class(const RuleContext& ctx);
+// numa_imbalance, gpu_numa_misplaced
+std::vector<core::Finding> check_numa(const RuleContext& ctx);
+// pcie_link_degraded, nvlink_down
+std::vector<core::Finding> check_links(const RuleContext& ctx);
+// row_remap_pending, row_remap_failure, retired_pages, remapped_rows, throttle_active
+std::vector<core::Finding> check_health(const RuleContext& ctx);
+
+}  // namespace gpuvet::analysis

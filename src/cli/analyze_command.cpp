@@ -1,0 +1,53 @@
+// gpuvet analyze FILE...: the machine picture and findings from a vendor's pasted outputs.
+#include <ostream>
+
+#include "cli/commands.hpp"
+#include "cli/expect_options.hpp"
+#include "cli/output.hpp"
+#include "parsers/machine_merge.hpp"
+#include "parsers/parse_input.hpp"
+#include "platform/user_file.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct AnalyzeOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  ExpectOptions expect;
+};
+
+core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams& streams) {
+  auto expect = to_expectations(options.expect);
+  if (!expect) return expect.error();
+  std::vector<core::Machine> parts;
+  for (const auto& file : options.files) {
+    auto text = platform::read_user_file(file);
+    if (!text) return text.error();
+    auto part = parsers::parse_input(*text, file);
+    if (!part) return part.error();
+    parts.push_back(std::move(part).value());
+  }
+  auto machine = parsers::merge_machines(parts);
+  if (!machine) return machine.error();
+  return judge_and_render("analyze", *machine, *expect, options.json, streams);
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  auto* cmd = app.add_subcommand(
+      "analyze",
+      "Judge a machine from pasted outputs: nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, "
+      "nvidia-smi nvlink -s (formats are detected; several files of one machine are merged)");
+  cmd->add_option("files", options->files, "Files with pasted tool output")->required()->check(CLI::ExistingFile);
+  cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1) instead of text");
+  add_expect_options(*cmd, options->expect);
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_analyze(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,22 @@
+// Subcommand registration. Each add_* adds its subcommand to the app and returns the
+// action to run if that subcommand was chosen.
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/app.hpp"
+#include "core/error.hpp"
+
+namespace gpuvet::cli {
+
+using Action = std::function<core::Result<core::ExitCode>(Streams&)>;
+
+void add_inspect_command(CLI::App& app, Action& action);
+void add_analyze_command(CLI::App& app, Action& action);
+void add_sim_command(CLI::App& app, Action& action);
+void add_findings_command(CLI::App& app, Action& action);
+
+}  // namespace gpuvet::cli

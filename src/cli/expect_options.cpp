@@ -1,0 +1,37 @@
+// --expect, --expect-memory, --expect-gpus, --workload -> analysis::Expectations.
+#include "cli/expect_options.hpp"
+
+namespace gpuvet::cli {
+
+void add_expect_options(CLI::App& command, ExpectOptions& options) {
+  command.add_option("--expect", options.interconnect,
+                     "Interconnect you were promised: nvswitch, nvlink (any NVLink full mesh), pcie, "
+                     "or a class name (nvswitch_full_mesh, nvlink_direct_full_mesh, nvlink_partial, pcie_only)");
+  command.add_option("--expect-memory", options.memory_gib, "Memory per GPU you were promised, in GiB (e.g. 80)")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--expect-gpus", options.gpu_count, "Number of GPUs you were promised")
+      ->check(CLI::PositiveNumber);
+  command.add_option("--workload", options.workload, "What the machine is for: train or infer")
+      ->check(CLI::IsMember({"train", "infer"}));
+}
+
+core::Result<analysis::Expectations> to_expectations(const ExpectOptions& options) {
+  analysis::Expectations expect;
+  if (!options.interconnect.empty()) {
+    core::InterconnectClass cls{};
+    bool any_nvlink = false;
+    if (!core::parse_interconnect_claim(options.interconnect, cls, any_nvlink)) {
+      return core::usage_error("--expect " + options.interconnect +
+                               ": expected nvswitch, nvlink, pcie, nvswitch_full_mesh, "
+                               "nvlink_direct_full_mesh, nvlink_partial or pcie_only");
+    }
+    expect.interconnect = cls;
+    expect.interconnect_any_nvlink_mesh = any_nvlink;
+  }
+  expect.memory_gib = options.memory_gib;
+  expect.gpu_count = options.gpu_count;
+  if (!options.workload.empty()) expect.workload = options.workload;
+  return expect;
+}
+
+}  // namespace gpuvet::cli

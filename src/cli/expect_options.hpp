@@ -1,0 +1,24 @@
+// The options shared by inspect and analyze that state what the buyer was promised.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "analysis/judge.hpp"
+#include "core/error.hpp"
+
+namespace gpuvet::cli {
+
+struct ExpectOptions {
+  std::string interconnect;          // --expect
+  std::optional<double> memory_gib;  // --expect-memory
+  std::optional<int> gpu_count;      // --expect-gpus
+  std::string workload;              // --workload
+};
+
+void add_expect_options(CLI::App& command, ExpectOptions& options);
+core::Result<analysis::Expectations> to_expectations(const ExpectOptions& options);
+
+}  // namespace gpuvet::cli

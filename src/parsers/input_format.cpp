@@ -1,0 +1,79 @@
+// Format detection for pasted tool output: an ordered list of cheap detectors. New formats
+// (nccl-tests logs, nvbandwidth, ...) add one function and one entry in kDetectors.
+#include "parsers/input_format.hpp"
+
+#include <string>
+#include <vector>
+
+#include "parsers/text_lines.hpp"
+#include "parsers/topo_common.hpp"
+
+namespace gpuvet::parsers {
+
+namespace {
+
+bool is_smi_query_xml(std::string_view text, const std::vector<Line>&) {
+  return text.find("<nvidia_smi_log") != std::string_view::npos;
+}
+
+bool is_smi_query_text(std::string_view text, const std::vector<Line>& lines) {
+  if (text.find("==============NVSMI LOG") != std::string_view::npos) return true;
+  for (const auto& line : lines) {
+    if (starts_with(trim(line.text), "Attached GPUs")) return true;
+  }
+  return false;
+}
+
+bool is_topo_matrix(std::string_view, const std::vector<Line>& lines) {
+  for (const auto& line : lines) {
+    if (is_topo_header(line.text)) return true;
+  }
+  return false;
+}
+
+bool is_nvlink_status(std::string_view, const std::vector<Line>& lines) {
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    int index = -1;
+    std::string rest;
+    if (!is_nvlink_gpu_line(lines[i].text, index, rest) || rest.find("(UUID:") == std::string::npos) continue;
+    const auto next = trim(lines[i + 1].text);
+    if (starts_with(next, "Link ") || starts_with(next, "NVML:")) return true;
+  }
+  return false;
+}
+
+struct Detector {
+  InputFormat format;
+  bool (*matches)(std::string_view text, const std::vector<Line>& lines);
+};
+
+// Order matters: the first match wins, most specific first.
+constexpr Detector kDetectors[] = {
+    {InputFormat::smi_query_xml, is_smi_query_xml},
+    {InputFormat::smi_query_text, is_smi_query_text},
+    {InputFormat::topo_matrix, is_topo_matrix},
+    {InputFormat::nvlink_status, is_nvlink_status},
+};
+
+}  // namespace
+
+std::string_view to_string(InputFormat format) {
+  switch (format) {
+    case InputFormat::topo_matrix: return "topo_matrix";
+    case InputFormat::smi_query_text: return "smi_query_text";
+    case InputFormat::smi_query_xml: return "smi_query_xml";
+    case InputFormat::nvlink_status: return "nvlink_status";
+    case InputFormat::unknown: return "unknown";
+  }
+  return "unknown";
+}
+
+InputFormat detect_format(std::string_view text) {
+  const auto lines = split_lines(text);
+  for (const auto& d : kDetectors) {
+    if (d.matches(text, lines)) return d.format;
+  }
+  return InputFormat::unknown;
+}
+
+}  // namespace gpuvet::parsers

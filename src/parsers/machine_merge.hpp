@@ -1,0 +1,21 @@
+// Merges the pictures of one machine taken from several files (topo -m, -q, -q -x,
+// nvlink -s) into one core::Machine. Called by parse_input's callers (the CLI) after parsing.
+#pragma once
+
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/machine.hpp"
+
+namespace gpuvet::parsers {
+
+// GPUs are matched by index (nvidia-smi numbers GPUs in PCI bus order in every view). Each
+// field comes from the first part that knows it (in the order given); NVLink ports merge by
+// port number. When two parts know a GPU's name, UUID, serial or PCI bus id and disagree, or
+// state different attached GPU counts, or one shows a GPU index the other's count excludes,
+// the result is a bad_input Error naming the GPU and both files. Parts with fewer GPUs
+// (elided input, MIG-trimmed XML) are not a conflict. Sources join with " + ", notes
+// concatenate; other disagreements (driver version, host name) add a note.
+core::Result<core::Machine> merge_machines(const std::vector<core::Machine>& parts);
+
+}  // namespace gpuvet::parsers

@@ -1,0 +1,247 @@
+// Parser of `nvidia-smi nvlink -s` output (and the `nvlink -gt d` counter view): GPU blocks,
+// one "Link L: ..." line per port, NVML messages and an author's "..." elision line.
+#include "parsers/nvlink_status_parser.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cstdint>
+#include <exception>
+#include <optional>
+#include <fmt/format.h>
+
+#include "parsers/text_lines.hpp"
+#include "parsers/topo_common.hpp"
+
+namespace gpuvet::parsers {
+
+namespace {
+
+constexpr const char* kNotInNvlink = "not in nvidia-smi nvlink -s";
+
+struct Port {
+  core::NvLinkPort port;
+  bool counters = false;          // seen as a "Data Tx/Rx" counter line (nvlink -gt d)
+  std::uint64_t traffic_kib = 0;  // Tx + Rx as printed
+};
+
+struct Block {
+  int line = 0;
+  core::Gpu gpu;
+  std::vector<Port> ports;
+  bool all_inactive = false;      // NVML said all links are inactive
+  std::string nvml_message;       // any other NVML: line under this GPU
+};
+
+struct Elision {
+  int line = 0;
+  int previous_gpu = -1;  // index of the GPU block above the "..." line, -1 when none
+};
+
+bool is_elision(std::string_view text) {
+  if (text == "\xe2\x80\xa6") return true;  // U+2026 HORIZONTAL ELLIPSIS
+  return text.size() >= 3 && std::all_of(text.begin(), text.end(), [](char c) { return c == '.'; });
+}
+
+bool is_link_line(std::string_view text) { return starts_with(text, "Link ") && text.find(':') != std::string_view::npos; }
+
+Block new_block(int line, int index, std::string_view rest) {
+  Block b;
+  b.line = line;
+  b.gpu = unknown_gpu(index, kNotInNvlink);
+  const auto uuid_at = rest.find("(UUID:");
+  const auto name = trim(rest.substr(0, uuid_at));
+  if (!name.empty()) b.gpu.name = std::string(name);
+  if (uuid_at != std::string_view::npos) {
+    auto uuid = rest.substr(uuid_at + 6);
+    uuid = trim(uuid.substr(0, uuid.find(')')));
+    if (!uuid.empty()) b.gpu.uuid = std::string(uuid);
+  }
+  return b;
+}
+
+Port& port_for(Block& b, int link) {
+  for (auto& p : b.ports) {
+    if (p.port.link == link) return p;
+  }
+  Port p;
+  p.port.link = link;
+  p.port.version = core::Absent{kNotInNvlink};
+  p.port.remote = core::Absent{kNotInNvlink};
+  p.port.remote_pci_bus_id = core::Absent{kNotInNvlink};
+  b.ports.push_back(std::move(p));
+  return b.ports.back();
+}
+
+bool has_port(const Block& b, int link) {
+  return std::any_of(b.ports.begin(), b.ports.end(), [link](const Port& p) { return p.port.link == link; });
+}
+
+// One "Link L: ..." line of a GPU block.
+std::optional<core::Error> read_link(const Line& line, std::string_view text, Block& b, const std::string& file) {
+  const auto colon = text.find(':');
+  int link = -1;
+  if (!parse_int(trim(text.substr(5, colon - 5)), link) || link < 0) {
+    return line_error(file, line.number, fmt::format("expected \"Link <number>: ...\", found {}", quoted(text)));
+  }
+  const auto rest = trim(text.substr(colon + 1));
+  const auto gpu = b.gpu.index;
+  for (std::string_view kind : {"Data Tx:", "Data Rx:", "Raw Tx:", "Raw Rx:"}) {
+    if (!starts_with(rest, kind)) continue;
+    const auto cells = split_ws(rest.substr(kind.size()));
+    std::uint64_t kib = 0;
+    const auto* first = cells.empty() ? nullptr : cells[0].data();
+    const auto [ptr, ec] = first ? std::from_chars(first, first + cells[0].size(), kib) : std::from_chars_result{nullptr, std::errc::invalid_argument};
+    if (ec != std::errc() || ptr != first + cells[0].size()) {
+      return line_error(file, line.number, fmt::format("expected a counter after {} on Link {} of GPU {}, found {}", kind, link, gpu, quoted(rest)));
+    }
+    auto& p = port_for(b, link);
+    p.counters = true;
+    p.traffic_kib += kib;
+    return std::nullopt;
+  }
+  if (has_port(b, link)) return line_error(file, line.number, fmt::format("Link {} of GPU {} appears twice", link, gpu));
+  if (rest == "<inactive>") {
+    auto& p = port_for(b, link);
+    p.port.active = false;
+    p.port.speed_gbps = core::Absent{"link inactive"};
+    return std::nullopt;
+  }
+  if (rest.size() > 4 && rest.substr(rest.size() - 4) == "GB/s") {
+    const auto number = trim(rest.substr(0, rest.size() - 4));
+    double gbps = 0;
+    const auto [ptr, ec] = std::from_chars(number.data(), number.data() + number.size(), gbps);
+    if (ec == std::errc() && ptr == number.data() + number.size() && gbps >= 0) {
+      auto& p = port_for(b, link);
+      p.port.active = true;
+      p.port.speed_gbps = gbps;
+      return std::nullopt;
+    }
+  }
+  return line_error(file, line.number,
+                    fmt::format("expected \"<speed> GB/s\" or \"<inactive>\" after Link {} of GPU {}, found {}", link, gpu, quoted(rest)));
+}
+
+bool gpu_or_link_follows(const std::vector<Line>& lines, size_t from) {
+  for (size_t i = from; i < lines.size(); ++i) {
+    int index = -1;
+    std::string rest;
+    if (is_nvlink_gpu_line(lines[i].text, index, rest) || is_link_line(trim(lines[i].text))) return true;
+  }
+  return false;
+}
+
+std::string elision_note(const Elision& e, const std::vector<Block>& blocks) {
+  int next = -1;
+  for (const auto& b : blocks) {
+    if (b.line > e.line) {
+      next = b.gpu.index;
+      break;
+    }
+  }
+  const int first = e.previous_gpu + 1;
+  const auto where = fmt::format("(\"...\" on line {})", e.line);
+  if (next < 0) return fmt::format("GPUs after GPU {} elided in input {}", e.previous_gpu, where);
+  if (next - 1 == first) return fmt::format("GPU {} elided in input {}", first, where);
+  if (next - 1 > first) return fmt::format("GPUs {}-{} elided in input {}", first, next - 1, where);
+  return fmt::format("input shortened by its author {}", where);
+}
+
+void finish_block(Block& b, const std::string& file, core::Machine& m) {
+  const auto gpu = b.gpu.index;
+  if (!b.ports.empty()) {
+    std::sort(b.ports.begin(), b.ports.end(), [](const Port& x, const Port& y) { return x.port.link < y.port.link; });
+    std::vector<core::NvLinkPort> ports;
+    for (auto& p : b.ports) {
+      if (p.counters) {
+        if (p.traffic_kib > 0) p.port.active = true;
+        else p.port.active = core::Absent{"no traffic counted; nvidia-smi nvlink -gt d does not show link state"};
+        p.port.speed_gbps = core::Absent{"nvidia-smi nvlink -gt d does not show link speed"};
+      }
+      ports.push_back(p.port);
+    }
+    b.gpu.nvlinks = std::move(ports);
+  } else if (b.all_inactive) {
+    b.gpu.nvlinks = std::vector<core::NvLinkPort>{};
+    m.notes.push_back(fmt::format("GPU {}: all NVLinks inactive (nvidia-smi nvlink -s in {}: NVML could not retrieve NVLink information)", gpu, file));
+  } else if (!b.nvml_message.empty()) {
+    b.gpu.nvlinks = core::Absent{b.nvml_message};
+  } else {
+    b.gpu.nvlinks = core::Absent{"no Link lines under this GPU in nvidia-smi nvlink -s"};
+  }
+}
+
+core::Result<core::Machine> parse(std::string_view text, const std::string& file) {
+  const auto lines = split_lines(text);
+  std::vector<Block> blocks;
+  std::vector<Elision> elisions;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto& line = lines[i];
+    const auto t = trim(line.text);
+    if (t.empty()) continue;
+    int index = -1;
+    std::string rest;
+    if (is_nvlink_gpu_line(t, index, rest)) {
+      if (!blocks.empty() && index <= blocks.back().gpu.index) {
+        return line_error(file, line.number, fmt::format("GPU {} after GPU {}; nvidia-smi lists GPUs in index order", index, blocks.back().gpu.index));
+      }
+      blocks.push_back(new_block(line.number, index, rest));
+    } else if (is_elision(t)) {
+      elisions.push_back(Elision{line.number, blocks.empty() ? -1 : blocks.back().gpu.index});
+    } else if (blocks.empty()) {
+      if (is_link_line(t)) return line_error(file, line.number, "\"Link\" line before any \"GPU N: NAME (UUID: ...)\" line");
+      continue;  // text before the output (a prompt line)
+    } else if (is_link_line(t)) {
+      if (auto err = read_link(line, t, blocks.back(), file)) return *err;
+    } else if (starts_with(t, "NVML:")) {
+      std::string lower(t);
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+      if (lower.find("inactive") != std::string::npos) blocks.back().all_inactive = true;
+      else blocks.back().nvml_message = "nvidia-smi printed " + quoted(t);
+    } else if (gpu_or_link_follows(lines, i + 1)) {
+      return line_error(file, line.number, fmt::format("expected \"Link L: ...\", \"GPU N: ...\" or \"NVML: ...\", found {}", quoted(t)));
+    } else {
+      break;  // text after the output
+    }
+  }
+  if (blocks.empty()) {
+    return line_error(file, lines.empty() ? 1 : lines.back().number,
+                      "reached the end of the input without a \"GPU N: NAME (UUID: ...)\" line of nvidia-smi nvlink -s");
+  }
+  const bool counters = std::any_of(blocks.begin(), blocks.end(), [](const Block& b) {
+    return std::any_of(b.ports.begin(), b.ports.end(), [](const Port& p) { return p.counters; });
+  });
+  core::Machine m;
+  m.source = fmt::format("nvidia-smi nvlink {} ({})", counters ? "-gt d" : "-s", file);
+  m.hostname = core::Absent{kNotInNvlink};
+  m.driver_version = core::Absent{kNotInNvlink};
+  m.cuda_version = core::Absent{kNotInNvlink};
+  m.attached_gpus = core::Absent{elisions.empty() ? "nvidia-smi nvlink -s does not state the number of attached GPUs"
+                                                  : "GPUs elided in the input; nvidia-smi nvlink -s does not state the number"};
+  m.links = core::Absent{"nvidia-smi nvlink -s shows link ports, not the GPU x GPU matrix"};
+  m.nvswitch_present = core::Absent{kNotInNvlink};
+  m.nics = core::Absent{kNotInNvlink};
+  m.numa_nodes = core::Absent{kNotInNvlink};
+  if (counters) {
+    m.notes.push_back(fmt::format("{} is nvidia-smi nvlink -gt d (traffic counters), not nvlink -s: ports with traffic are taken as active, "
+                                  "link speeds are unknown", file));
+  }
+  for (const auto& e : elisions) m.notes.push_back(elision_note(e, blocks));
+  for (auto& b : blocks) {
+    finish_block(b, file, m);
+    m.gpus.push_back(std::move(b.gpu));
+  }
+  return m;
+}
+
+}  // namespace
+
+core::Result<core::Machine> parse_nvlink_status(std::string_view text, const std::string& file_name) {
+  try {
+    return parse(text, file_name);
+  } catch (const std::exception& e) {
+    return core::internal_error(fmt::format("{}: parsing nvidia-smi nvlink -s failed: {}", file_name, e.what()));
+  }
+}
+
+}  // namespace gpuvet::parsers

@@ -1,0 +1,105 @@
+// Parser of `nvidia-smi -q` / `-a` text: builds an indentation tree of "Key : Value" lines and
+// section headers (keeping line numbers), then maps it through the shared field table.
+#include "parsers/smi_query_text_parser.hpp"
+
+#include <fmt/format.h>
+#include <utility>
+
+#include "parsers/smi_query_fields.hpp"
+#include "parsers/smi_query_tree.hpp"
+#include "parsers/text_lines.hpp"
+
+namespace gpuvet::parsers {
+namespace {
+
+using smi_query::Node;
+
+// nvidia-smi pads keys to a column, so the separator is a ':' with blank space before it; a ':'
+// inside a word ("GPU 00000000:18:00.0", a time of day in a value) is not one.
+std::size_t separator_of(std::string_view text) {
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    if (text[i] != ':') continue;
+    const bool blank_before = text[i - 1] == ' ' || text[i - 1] == '\t';
+    const bool blank_after = i + 1 == text.size() || text[i + 1] == ' ' || text[i + 1] == '\t';
+    if (blank_before && blank_after) return i;
+  }
+  return std::string_view::npos;
+}
+
+// The last line number inside a section (its deepest last descendant).
+int last_line_of(const Node& node) {
+  const Node* n = &node;
+  while (!n->children.empty()) n = &n->children.back();
+  return n->line;
+}
+
+core::Result<Node> build_tree(const std::vector<Line>& lines, const std::string& file_name) {
+  Node root;
+  std::vector<std::pair<int, Node*>> stack{{-1, &root}};
+  for (const auto& line : lines) {
+    const std::string_view text = line.text;
+    const std::string_view trimmed = trim(text);
+    if (trimmed.empty() || starts_with(trimmed, "====")) continue;  // "=====NVSMI LOG=====" banner
+    const int indent = indent_of(text);
+    Node node;
+    node.line = line.number;
+    const auto sep = separator_of(text);
+    if (sep == std::string_view::npos) {
+      node.key = std::string(trimmed);
+    } else {
+      node.key = std::string(trim(text.substr(0, sep)));
+      node.value = std::string(trim(text.substr(sep + 1)));
+      node.has_value = true;
+    }
+    while (stack.back().first >= indent) stack.pop_back();
+    if (static_cast<int>(stack.size()) > smi_query::kMaxDepth) {
+      return core::input_error(fmt::format("{}: line {}: sections nested deeper than {} levels; expected nvidia-smi -q output",
+                                           file_name, line.number, smi_query::kMaxDepth));
+    }
+    // Only the last child of each open section is on the stack, so growing a vector here never
+    // invalidates a pointer still in use.
+    Node* parent = stack.back().second;
+    parent->children.push_back(std::move(node));
+    stack.emplace_back(indent, &parent->children.back());
+  }
+  return root;
+}
+
+}  // namespace
+
+core::Result<core::Machine> parse_smi_query_text(std::string_view text, const std::string& file_name) {
+  if (trim(text).empty()) {
+    return core::input_error(fmt::format("{}: line 1: expected nvidia-smi -q output, found an empty file", file_name));
+  }
+  const auto lines = split_lines(text);
+  auto tree = build_tree(lines, file_name);
+  if (!tree) return tree.error();
+  const Node& root = tree.value();
+
+  std::vector<smi_query::GpuSection> gpus;
+  for (const auto& child : root.children) {
+    // Section header "GPU 00000000:18:00.0" at the outermost indentation.
+    if (child.has_value || !starts_with(child.key, "GPU ")) continue;
+    std::string bus_id(trim(std::string_view(child.key).substr(4)));
+    if (bus_id.find(':') == std::string::npos) continue;
+    gpus.push_back({&child, std::move(bus_id)});
+  }
+  if (gpus.empty()) {
+    return core::input_error(fmt::format(
+        "{}: line {}: expected a 'GPU <bus id>' section (as nvidia-smi -q prints, e.g. 'GPU 00000000:18:00.0'), "
+        "found none",
+        file_name, lines.empty() ? 1 : lines.back().number));
+  }
+  // nvidia-smi -q ends every GPU section with "Processes"; without it the paste was cut short.
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    if (gpus[i].node->child("Processes") == nullptr) {
+      return core::input_error(fmt::format(
+          "{}: line {}: GPU {} ({}) section ends without its 'Processes' entry: the output looks truncated "
+          "(expected the complete nvidia-smi -q output)",
+          file_name, last_line_of(*gpus[i].node), i, gpus[i].header_bus_id));
+    }
+  }
+  return smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
+}
+
+}  // namespace gpuvet::parsers

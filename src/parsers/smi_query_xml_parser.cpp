@@ -1,0 +1,84 @@
+// Parser of `nvidia-smi -q -x` XML: pugixml parses, the elements become the shared Node tree
+// (with line numbers from byte offsets), and the shared field table fills the Machine.
+#include "parsers/smi_query_xml_parser.hpp"
+
+#include <fmt/format.h>
+#include <pugixml.hpp>
+
+#include "parsers/smi_query_fields.hpp"
+#include "parsers/smi_query_tree.hpp"
+#include "parsers/text_lines.hpp"
+
+namespace gpuvet::parsers {
+namespace {
+
+using smi_query::Node;
+
+struct Converter {
+  const smi_query::LineIndex& lines;
+  const std::string& file_name;
+
+  // Copies one element and its sub-elements; text content becomes the value.
+  std::optional<core::Error> convert(const pugi::xml_node& element, Node& out, int depth) const {
+    out.key = element.name();
+    out.line = lines.line_of(element.offset_debug());
+    if (depth > smi_query::kMaxDepth) {
+      return core::input_error(fmt::format("{}: line {}: elements nested deeper than {} levels; expected nvidia-smi -q -x output",
+                                           file_name, out.line, smi_query::kMaxDepth));
+    }
+    std::string value;
+    bool has_elements = false;
+    for (const auto& child : element.children()) {
+      if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
+        value += child.value();
+      } else if (child.type() == pugi::node_element) {
+        has_elements = true;
+        out.children.emplace_back();
+        if (auto error = convert(child, out.children.back(), depth + 1)) return error;
+      }
+    }
+    out.value = std::string(trim(value));
+    out.has_value = !has_elements || !out.value.empty();
+    return std::nullopt;
+  }
+};
+
+}  // namespace
+
+core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std::string& file_name) {
+  if (trim(text).empty()) {
+    return core::input_error(fmt::format("{}: line 1: expected nvidia-smi -q -x XML, found an empty file", file_name));
+  }
+  const smi_query::LineIndex lines(text);
+  pugi::xml_document doc;
+  const pugi::xml_parse_result parsed = doc.load_buffer(text.data(), text.size(), pugi::parse_default);
+  if (!parsed) {
+    return core::input_error(fmt::format("{}: line {} (byte {}): malformed XML: {}", file_name,
+                                         lines.line_of(parsed.offset), parsed.offset, parsed.description()));
+  }
+  const pugi::xml_node log = doc.document_element();
+  if (std::string_view(log.name()) != "nvidia_smi_log") {
+    return core::input_error(fmt::format("{}: line {}: expected root element <nvidia_smi_log> (nvidia-smi -q -x), found <{}>",
+                                         file_name, lines.line_of(log.offset_debug()), log.name()));
+  }
+  Node root;
+  const Converter converter{lines, file_name};
+  if (auto error = converter.convert(log, root, 0)) return *error;
+
+  std::vector<smi_query::GpuSection> gpus;
+  std::size_t position = 0;
+  for (const auto& element : log.children()) {
+    if (element.type() != pugi::node_element) continue;
+    if (std::string_view(element.name()) == "gpu") {
+      gpus.push_back({&root.children[position], element.attribute("id").value()});
+    }
+    ++position;
+  }
+  if (gpus.empty()) {
+    return core::input_error(fmt::format("{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none",
+                                         file_name, root.line));
+  }
+  return smi_query::build_machine(root, gpus, smi_query::Form::xml, file_name);
+}
+
+}  // namespace gpuvet::parsers

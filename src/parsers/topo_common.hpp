@@ -1,0 +1,33 @@
+// Private helpers shared by the topo -m, nvlink -s, format-detection and merge code: quoting
+// untrusted text for error messages, line-numbered input errors, and "all unknown" GPUs.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "core/error.hpp"
+#include "core/machine.hpp"
+
+namespace gpuvet::parsers {
+
+// `text` in double quotes, with control and non-ASCII bytes as \xNN and long text cut at
+// 40 characters, so that binary garbage never ends up raw in a message.
+std::string quoted(std::string_view text);
+
+// bad_input Error "<file>: line <n>: <what>".
+core::Error line_error(const std::string& file_name, int line, const std::string& what);
+
+// Whole decimal number (optional leading '-'); false on anything else or overflow.
+bool parse_int(std::string_view text, int& out);
+
+// A Gpu with this index and every other field absent with `reason`.
+core::Gpu unknown_gpu(int index, const std::string& reason);
+
+// True for a `nvidia-smi topo -m` header line: first cell "GPU0", followed by "GPU1" or
+// "CPU Affinity" (a one-GPU machine). Used by the topo parser and by detect_format.
+bool is_topo_header(std::string_view line);
+
+// "GPU N: NAME (UUID: ...)" as nvidia-smi nvlink -s / -L print it; index and the rest.
+bool is_nvlink_gpu_line(std::string_view line, int& index, std::string& rest);
+
+}  // namespace gpuvet::parsers

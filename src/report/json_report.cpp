@@ -1,0 +1,205 @@
+// JSON rendering of a machine report. Unknown values are null, and the reason for each
+// absence is kept next to it under "absent" so a script can tell "not reported" from zero.
+#include <nlohmann/json.hpp>
+
+#include "report/machine_report.hpp"
+
+namespace gpuvet::report {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+// Writes `key: value` (or null) and records the absence reason under absent[key].
+class Fields {
+ public:
+  explicit Fields(ordered_json& object) : object_(object) {}
+  ~Fields() {
+    if (!absent_.empty()) object_["absent"] = absent_;
+  }
+  Fields(const Fields&) = delete;
+  Fields& operator=(const Fields&) = delete;
+
+  template <class T>
+  void put(const char* key, const core::Reading<T>& reading) {
+    if (reading) {
+      object_[key] = *reading;
+    } else {
+      object_[key] = nullptr;
+      absent_[key] = reading.reason();
+    }
+  }
+
+ private:
+  ordered_json& object_;
+  ordered_json absent_ = ordered_json::object();
+};
+
+ordered_json nvlink_json(const core::NvLinkPort& port) {
+  ordered_json j;
+  j["link"] = port.link;
+  Fields f(j);
+  f.put("active", port.active);
+  f.put("version", port.version);
+  f.put("speed_gbps", port.speed_gbps);
+  if (port.remote) j["remote"] = std::string(core::to_string(*port.remote));
+  else f.put("remote", core::Reading<std::string>::absent(port.remote.reason()));
+  f.put("remote_pci_bus_id", port.remote_pci_bus_id);
+  return j;
+}
+
+ordered_json gpu_json(const core::Gpu& gpu) {
+  ordered_json j;
+  j["index"] = gpu.index;
+  {
+    Fields f(j);
+    f.put("name", gpu.name);
+    f.put("uuid", gpu.uuid);
+    f.put("serial", gpu.serial);
+    f.put("board_part_number", gpu.board_part_number);
+    f.put("vbios", gpu.vbios);
+    f.put("inforom_image", gpu.inforom_image);
+    f.put("architecture", gpu.architecture);
+    f.put("compute_capability", gpu.compute_capability);
+    f.put("memory_total_mib", gpu.memory_total_mib);
+    f.put("pci_bus_id", gpu.pci_bus_id);
+    f.put("numa_node", gpu.numa_node);
+    f.put("cpu_affinity", gpu.cpu_affinity);
+    f.put("pcie_gen_current", gpu.pcie.gen_current);
+    f.put("pcie_gen_max", gpu.pcie.gen_max);
+    f.put("pcie_width_current", gpu.pcie.width_current);
+    f.put("pcie_width_max", gpu.pcie.width_max);
+    f.put("power_limit_w", gpu.power_limit_w);
+    f.put("max_sm_clock_mhz", gpu.max_sm_clock_mhz);
+    f.put("max_mem_clock_mhz", gpu.max_mem_clock_mhz);
+    f.put("ecc_enabled", gpu.ecc_enabled);
+    f.put("mig_enabled", gpu.mig_enabled);
+    f.put("virtualization_mode", gpu.virtualization_mode);
+    f.put("fabric_state", gpu.fabric_state);
+    f.put("idle", gpu.idle);
+    f.put("clocks_event_reasons", gpu.clocks_event_reasons);
+    f.put("remapped_rows_correctable", gpu.memory_health.remapped_rows_correctable);
+    f.put("remapped_rows_uncorrectable", gpu.memory_health.remapped_rows_uncorrectable);
+    f.put("remap_pending", gpu.memory_health.remap_pending);
+    f.put("remap_failure", gpu.memory_health.remap_failure);
+    f.put("retired_pages_sbe", gpu.memory_health.retired_pages_sbe);
+    f.put("retired_pages_dbe", gpu.memory_health.retired_pages_dbe);
+    f.put("retired_pages_pending", gpu.memory_health.retired_pages_pending);
+    if (gpu.nvlinks) {
+      ordered_json ports = ordered_json::array();
+      for (const auto& port : *gpu.nvlinks) ports.push_back(nvlink_json(port));
+      j["nvlinks"] = ports;
+    } else {
+      f.put("nvlinks", core::Reading<int>::absent(gpu.nvlinks.reason()));
+    }
+  }
+  return j;
+}
+
+ordered_json links_json(const core::Machine& machine) {
+  if (!machine.links) return nullptr;
+  const auto& m = *machine.links;
+  ordered_json j;
+  ordered_json labels = ordered_json::array();
+  for (int i = 0; i < m.size(); ++i) labels.push_back("GPU" + std::to_string(machine.gpus[static_cast<size_t>(i)].index));
+  j["labels"] = labels;
+  ordered_json rows = ordered_json::array();
+  for (int a = 0; a < m.size(); ++a) {
+    ordered_json row = ordered_json::array();
+    for (int b = 0; b < m.size(); ++b) row.push_back(core::to_string(m.at(a, b)));
+    rows.push_back(row);
+  }
+  j["matrix"] = rows;
+  return j;
+}
+
+ordered_json nic_json(const core::Nic& nic) {
+  ordered_json j;
+  j["label"] = nic.label;
+  Fields f(j);
+  f.put("name", nic.name);
+  f.put("rate_gbit_s", nic.rate_gbit_s);
+  f.put("state", nic.state);
+  f.put("link_layer", nic.link_layer);
+  f.put("pci_bus_id", nic.pci_bus_id);
+  f.put("numa_node", nic.numa_node);
+  if (nic.gpu_proximity) {
+    ordered_json prox = ordered_json::array();
+    for (const auto& link : *nic.gpu_proximity) prox.push_back(core::to_string(link));
+    j["gpu_proximity"] = prox;
+  } else {
+    f.put("gpu_proximity", core::Reading<int>::absent(nic.gpu_proximity.reason()));
+  }
+  return j;
+}
+
+ordered_json finding_json(const core::Finding& finding) {
+  ordered_json j;
+  j["code"] = finding.code;
+  j["severity"] = std::string(core::to_string(finding.severity));
+  j["gpus"] = finding.gpus;
+  j["message"] = finding.message;
+  ordered_json evidence = ordered_json::object();
+  for (const auto& [key, value] : finding.evidence) evidence[key] = value;
+  j["evidence"] = evidence;
+  j["next_step"] = finding.next_step;
+  return j;
+}
+
+}  // namespace
+
+std::string render_json(const MachineReport& report) {
+  const auto& machine = report.machine;
+  ordered_json j;
+  j["schema"] = std::string(kMachineReportSchema);
+  j["command"] = report.command;
+  j["source"] = machine.source;
+  j["simulated"] = machine.simulated;
+  j["verdict"] = std::string(core::to_string(report.verdict));
+  {
+    Fields f(j);
+    f.put("hostname", machine.hostname);
+    f.put("driver_version", machine.driver_version);
+    f.put("cuda_version", machine.cuda_version);
+    f.put("attached_gpus", machine.attached_gpus);
+    f.put("nvswitch_present", machine.nvswitch_present);
+    ordered_json gpus = ordered_json::array();
+    for (const auto& gpu : machine.gpus) gpus.push_back(gpu_json(gpu));
+    j["gpus"] = gpus;
+    const auto& ic = report.assessment.interconnect;
+    ordered_json interconnect;
+    interconnect["class"] = std::string(core::to_string(ic.cls));
+    interconnect["reasoning"] = ic.reasoning;
+    interconnect["headline"] = ic.headline;
+    interconnect["gpu_bandwidth_gbps"] = ic.gpu_bandwidth_gbps ? ordered_json(*ic.gpu_bandwidth_gbps) : ordered_json(nullptr);
+    j["interconnect"] = interconnect;
+    j["links"] = links_json(machine);
+    if (!machine.links) f.put("links", core::Reading<int>::absent(machine.links.reason()));
+    if (machine.nics) {
+      ordered_json nics = ordered_json::array();
+      for (const auto& nic : *machine.nics) nics.push_back(nic_json(nic));
+      j["nics"] = nics;
+    } else {
+      f.put("nics", core::Reading<int>::absent(machine.nics.reason()));
+    }
+    if (machine.numa_nodes) {
+      ordered_json nodes = ordered_json::array();
+      for (const auto& node : *machine.numa_nodes) {
+        ordered_json n;
+        n["id"] = node.id;
+        n["cpus"] = node.cpus ? ordered_json(*node.cpus) : ordered_json(nullptr);
+        nodes.push_back(n);
+      }
+      j["numa_nodes"] = nodes;
+    } else {
+      f.put("numa_nodes", core::Reading<int>::absent(machine.numa_nodes.reason()));
+    }
+  }
+  ordered_json findings = ordered_json::array();
+  for (const auto& finding : report.assessment.findings) findings.push_back(finding_json(finding));
+  j["findings"] = findings;
+  j["notes"] = machine.notes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace gpuvet::report

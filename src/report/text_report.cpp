@@ -1,0 +1,138 @@
+// Terminal rendering of a machine report: a GPU table in nvidia-smi's terms, the link matrix
+// as topo -m prints it, NICs, the interconnect verdict in one line, and the findings.
+#include <fmt/format.h>
+
+#include "report/machine_report.hpp"
+#include "report/text_table.hpp"
+
+namespace gpuvet::report {
+
+namespace {
+
+template <class T>
+std::string show(const core::Reading<T>& r) {
+  if (!r) return "n/a";
+  if constexpr (std::is_same_v<T, std::string>) return *r;
+  else return fmt::format("{}", *r);
+}
+
+std::string memory_cell(const core::Gpu& gpu) {
+  if (!gpu.memory_total_mib) return "n/a";
+  return fmt::format("{:.1f} GiB", static_cast<double>(*gpu.memory_total_mib) / 1024.0);
+}
+
+std::string pcie_cell(const core::PcieLink& pcie) {
+  if (!pcie.gen_current && !pcie.width_current) return "n/a";
+  std::string s = fmt::format("Gen{} x{}", show(pcie.gen_current), show(pcie.width_current));
+  if ((pcie.gen_max && pcie.gen_current && *pcie.gen_max != *pcie.gen_current) ||
+      (pcie.width_max && pcie.width_current && *pcie.width_max != *pcie.width_current)) {
+    s += fmt::format(" (max Gen{} x{})", show(pcie.gen_max), show(pcie.width_max));
+  }
+  return s;
+}
+
+std::string gpu_table(const core::Machine& machine) {
+  TextTable table({"GPU", "Name", "Memory", "Bus Id", "PCIe", "NUMA", "CPU Affinity", "VBIOS", "Board Part Number"});
+  for (const auto& gpu : machine.gpus) {
+    table.add_row({std::to_string(gpu.index), show(gpu.name), memory_cell(gpu), show(gpu.pci_bus_id),
+                   pcie_cell(gpu.pcie), show(gpu.numa_node), show(gpu.cpu_affinity), show(gpu.vbios),
+                   show(gpu.board_part_number)});
+  }
+  return table.render();
+}
+
+std::string link_matrix(const core::Machine& machine) {
+  if (!machine.links) return fmt::format("  link matrix: n/a ({})\n", machine.links.reason());
+  const auto& m = *machine.links;
+  std::vector<std::string> header = {""};
+  for (const auto& gpu : machine.gpus) header.push_back("GPU" + std::to_string(gpu.index));
+  const bool has_nics = machine.nics && !machine.nics->empty();
+  if (has_nics) {
+    for (const auto& nic : *machine.nics) header.push_back(nic.label);
+  }
+  header.push_back("NUMA");
+  TextTable table(header);
+  for (int a = 0; a < m.size(); ++a) {
+    const auto& gpu = machine.gpus[static_cast<size_t>(a)];
+    std::vector<std::string> row = {"GPU" + std::to_string(gpu.index)};
+    for (int b = 0; b < m.size(); ++b) row.push_back(core::to_string(m.at(a, b)));
+    if (has_nics) {
+      for (const auto& nic : *machine.nics) {
+        const bool known = nic.gpu_proximity && static_cast<int>(nic.gpu_proximity->size()) > a;
+        row.push_back(known ? core::to_string((*nic.gpu_proximity)[static_cast<size_t>(a)]) : "n/a");
+      }
+    }
+    row.push_back(show(gpu.numa_node));
+    table.add_row(row);
+  }
+  return table.render(2);
+}
+
+std::string nic_table(const core::Machine& machine) {
+  if (!machine.nics) return fmt::format("  NICs: n/a ({})\n", machine.nics.reason());
+  if (machine.nics->empty()) return "  NICs: none found\n";
+  TextTable table({"NIC", "Name", "Rate", "State", "Link layer", "Bus Id", "NUMA"});
+  for (const auto& nic : *machine.nics) {
+    const std::string rate = nic.rate_gbit_s ? fmt::format("{:g} Gb/s", *nic.rate_gbit_s) : "n/a";
+    table.add_row({nic.label, show(nic.name), rate, show(nic.state), show(nic.link_layer), show(nic.pci_bus_id),
+                   show(nic.numa_node)});
+  }
+  return table.render(2);
+}
+
+std::string severity_tag(core::Severity severity, bool color) {
+  const auto name = std::string(core::to_string(severity));
+  std::string tag = name == "fail" ? "FAIL" : name == "warn" ? "WARN" : "info";
+  if (!color) return tag;
+  const char* code = severity == core::Severity::fail ? "\x1b[1;31m" : severity == core::Severity::warn ? "\x1b[33m" : "\x1b[2m";
+  return std::string(code) + tag + "\x1b[0m";
+}
+
+std::string findings_block(const std::vector<core::Finding>& findings, bool color) {
+  if (findings.empty()) return "  none\n";
+  std::string out;
+  for (const auto& f : findings) {
+    out += fmt::format("  {}  {:<26} {}\n", severity_tag(f.severity, color), f.code, f.message);
+    for (const auto& [key, value] : f.evidence) out += fmt::format("        {}: {}\n", key, value);
+    if (!f.next_step.empty()) out += fmt::format("        next step: {}\n", f.next_step);
+  }
+  return out;
+}
+
+std::string verdict_line(const MachineReport& report, bool color) {
+  int fails = 0, warns = 0;
+  for (const auto& f : report.assessment.findings) {
+    if (f.severity == core::Severity::fail) ++fails;
+    if (f.severity == core::Severity::warn) ++warns;
+  }
+  std::string verdict = report.verdict == core::Verdict::pass ? "PASS" : report.verdict == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
+  if (color) verdict = (report.verdict == core::Verdict::pass ? "\x1b[1;32m" : "\x1b[1;31m") + verdict + "\x1b[0m";
+  return fmt::format("Verdict: {} ({} failing, {} warning findings)\n", verdict, fails, warns);
+}
+
+}  // namespace
+
+std::string render_text(const MachineReport& report, const TextOptions& options) {
+  const auto& m = report.machine;
+  std::string out;
+  out += fmt::format("Source: {}\n", m.source);
+  out += fmt::format("Host {}   Driver {}   CUDA {}   GPUs {}", show(m.hostname), show(m.driver_version),
+                     show(m.cuda_version), m.gpus.size());
+  if (m.attached_gpus && *m.attached_gpus != static_cast<int>(m.gpus.size())) {
+    out += fmt::format(" (of {} attached)", *m.attached_gpus);
+  }
+  out += "\n\n";
+  out += gpu_table(m);
+  out += "\nTopology (nvidia-smi topo -m terms: NV# = # bonded NVLinks; PIX/PXB/PHB/NODE/SYS = PCIe paths)\n";
+  out += link_matrix(m);
+  out += "\nNICs\n" + nic_table(m);
+  const auto& ic = report.assessment.interconnect;
+  out += "\nInterconnect: " + (ic.headline.empty() ? std::string(core::to_string(ic.cls)) : ic.headline) + "\n";
+  if (!ic.reasoning.empty()) out += "  why: " + ic.reasoning + "\n";
+  out += "\nFindings\n" + findings_block(report.assessment.findings, options.color);
+  for (const auto& note : m.notes) out += "note: " + note + "\n";
+  out += "\n" + verdict_line(report, options.color);
+  return out;
+}
+
+}  // namespace gpuvet::report

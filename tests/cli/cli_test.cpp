@@ -1,0 +1,101 @@
+// Command-line behaviour: exit codes, usage errors, JSON contract fields.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using gpuvet::testing::fixture;
+using gpuvet::testing::run_cli;
+using nlohmann::json;
+
+TEST(Cli, HelpDocumentsExitCodes) {
+  const auto r = run_cli({"--help"});
+  EXPECT_EQ(r.exit_code, 0);
+  for (const char* line : {"0  pass", "1  fail", "2  usage or bad input", "3  incomplete", "4  environment", "5  internal"}) {
+    EXPECT_NE(r.out.find(line), std::string::npos) << line;
+  }
+}
+
+TEST(Cli, NoSubcommandIsUsageError) { EXPECT_EQ(run_cli({}).exit_code, 2); }
+TEST(Cli, UnknownOptionIsUsageError) { EXPECT_EQ(run_cli({"inspect", "--bogus"}).exit_code, 2); }
+
+TEST(Cli, UnknownProfileNamesTheChoices) {
+  const auto r = run_cli({"inspect", "--sim", "no-such-profile"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("hgx-h100-8x"), std::string::npos) << r.err;
+}
+
+TEST(Cli, FaultWithoutSimIsUsageError) {
+  EXPECT_EQ(run_cli({"inspect", "--fault", "gpu-missing:gpu=1"}).exit_code, 2);
+}
+
+TEST(Cli, BadExpectValueIsUsageError) {
+  EXPECT_EQ(run_cli({"inspect", "--sim", "hgx-h100-8x", "--expect", "infiniband"}).exit_code, 2);
+}
+
+TEST(Cli, MissingDriverIsEnvironmentError) {
+  setenv("GPUVET_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+  const auto r = run_cli({"inspect", "--sysfs-root", "/nonexistent-root"});
+  unsetenv("GPUVET_NVML_LIBRARY");
+  EXPECT_EQ(r.exit_code, 4) << r.err;
+  EXPECT_NE(r.err.find("--sim hgx-h100-8x"), std::string::npos) << r.err;
+}
+
+TEST(Cli, SimulatedDefaultPassesAndSaysItIsSimulated) {
+  const auto r = run_cli({"inspect", "--sim", "hgx-h100-8x", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_EQ(j["schema"], "gpuvet.machine/1");
+  EXPECT_TRUE(j["simulated"].get<bool>());
+  EXPECT_EQ(j["gpus"].size(), 8u);
+  for (const char* key : {"index", "name", "numa_node", "vbios", "memory_total_mib", "pci_bus_id"}) {
+    EXPECT_TRUE(j["gpus"][0].contains(key)) << key;
+  }
+  EXPECT_EQ(j["interconnect"]["class"], "nvswitch_full_mesh");
+  EXPECT_EQ(j["links"]["matrix"][0][1], "NV18");
+  EXPECT_TRUE(j["nics"].is_array());
+  for (const auto& f : j["findings"]) {
+    for (const char* key : {"code", "severity", "gpus", "message"}) EXPECT_TRUE(f.contains(key)) << key;
+  }
+}
+
+TEST(Cli, FailingFindingExitsOne) {
+  EXPECT_EQ(run_cli({"inspect", "--sim", "hgx-h100-8x", "--fault", "nvlink-down:gpu=3,link=2"}).exit_code, 1);
+  EXPECT_EQ(run_cli({"inspect", "--sim", "nvlink-4plus4-8x", "--expect", "nvlink"}).exit_code, 1);
+}
+
+TEST(Cli, AnalyzeMissingFileIsUsageError) {
+  const auto r = run_cli({"analyze", "/nonexistent/topo.txt"});
+  EXPECT_EQ(r.exit_code, 2);
+}
+
+TEST(Cli, AnalyzeMalformedFileNamesFileAndLine) {
+  const auto r = run_cli({"analyze", fixture("malformed/topo_unknown_cell.txt")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("topo_unknown_cell.txt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("line"), std::string::npos) << r.err;
+}
+
+TEST(Cli, AnalyzeMergesTopoAndQuery) {
+  const auto r = run_cli({"analyze", "--json", fixture("topo/8x-a100-sxm4-40gb-nv12-17nic-1numa.txt"),
+                          fixture("smi-q/8x-a100-sxm4-40gb-nvidia-smi-a.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_EQ(j["gpus"].size(), 8u);
+  EXPECT_EQ(j["gpus"][0]["name"], "NVIDIA A100-SXM4-40GB");
+  EXPECT_EQ(j["gpus"][0]["vbios"], "92.00.36.00.04");
+  EXPECT_EQ(j["gpus"][0]["numa_node"], 0);
+  EXPECT_EQ(j["interconnect"]["class"], "nvswitch_full_mesh");
+}
+
+TEST(Cli, SimListNamesEveryProfileAndFault) {
+  const auto r = run_cli({"sim", "list"});
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* name : {"hgx-h100-8x", "h800-8x", "hgx-a100-8x", "hgx-h100-4x", "dgx1-v100", "a100-pcie-4x-bridged",
+                           "l40s-8x", "rtx4090-8x", "nvlink-4plus4-8x", "nvlink-down", "pcie-degraded", "mixed-batch",
+                           "gpu-missing", "numa-misplaced"}) {
+    EXPECT_NE(r.out.find(name), std::string::npos) << name;
+  }
+}
