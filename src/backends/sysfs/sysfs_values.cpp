@@ -45,7 +45,7 @@ core::Reading<int> parse_link_speed_gen(std::string_view text) {
   double gt_s = 0;
   std::string_view rest;
   if (!leading_number(text, gt_s, rest) || !starts_with(rest, "GT/s")) {
-    return core::Reading<int>::absent("link speed " + quoted(text) + " not reported by the kernel");
+    return core::Reading<int>::absent("link speed " + quoted(text) + " is not 'N GT/s'");
   }
   static constexpr std::array<std::pair<double, int>, 6> kGenerations{
       {{2.5, 1}, {5.0, 2}, {8.0, 3}, {16.0, 4}, {32.0, 5}, {64.0, 6}}};
