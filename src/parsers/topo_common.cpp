@@ -83,8 +83,7 @@ core::Gpu unknown_gpu(int index, const std::string& reason) {
 bool is_topo_header(std::string_view line) {
   const auto cells = split_ws(line);
   if (cells.size() < 2 || cells[0] != "GPU0") return false;
-  if (cells[1] == "GPU1") return true;
-  return cells.size() >= 3 && cells[1] == "CPU" && cells[2] == "Affinity";
+  return cells[1] == "GPU1" || line.find("CPU Affinity") != std::string_view::npos;
 }
 
 bool is_nvlink_gpu_line(std::string_view line, int& index, std::string& rest) {

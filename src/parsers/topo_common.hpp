@@ -23,8 +23,8 @@ bool parse_int(std::string_view text, int& out);
 // A Gpu with this index and every other field absent with `reason`.
 core::Gpu unknown_gpu(int index, const std::string& reason);
 
-// True for a `nvidia-smi topo -m` header line: first cell "GPU0", followed by "GPU1" or
-// "CPU Affinity" (a one-GPU machine). Used by the topo parser and by detect_format.
+// True for a `nvidia-smi topo -m` header line: first cell "GPU0", then "GPU1", or a line that
+// also has "CPU Affinity" (a one-GPU machine). Used by the topo parser and by detect_format.
 bool is_topo_header(std::string_view line);
 
 // "GPU N: NAME (UUID: ...)" as nvidia-smi nvlink -s / -L print it; index and the rest.
