@@ -66,6 +66,7 @@ struct Gpu {
   Reading<std::string> virtualization_mode;  // "None", "Pass-Through", "VGPU", ...
   Reading<std::string> fabric_state;         // NVSwitch fabric manager state: "Completed", ...
   Reading<bool> idle;                        // clocks-event reason "GPU idle" active
+  Reading<std::string> performance_state;    // "P0".."P12" as nvidia-smi prints it (P8 = idle)
   Reading<std::vector<std::string>> clocks_event_reasons;  // active reasons except idle
   Reading<std::vector<NvLinkPort>> nvlinks;
   MemoryHealth memory_health;

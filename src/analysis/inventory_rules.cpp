@@ -1,0 +1,191 @@
+// Inventory findings: GPUs missing (attached vs listed vs expected) and GPUs that are not all
+// alike (model, firmware, settings), naming the odd ones.
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <optional>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "analysis/rules.hpp"
+
+namespace gpuvet::analysis {
+namespace {
+
+using core::Gpu;
+using core::Severity;
+
+// True when a machine note says the input does not show every GPU.
+bool input_trimmed(const core::Machine& m) {
+  return std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& note) {
+    return contains_nocase(note, "elided") || contains_nocase(note, "trimmed") || contains_nocase(note, "omitted") ||
+           contains_nocase(note, "truncated");
+  });
+}
+
+std::vector<core::Finding> check_missing(const RuleContext& ctx) {
+  std::vector<core::Finding> out;
+  const core::Machine& m = ctx.machine;
+  const int listed = static_cast<int>(m.gpus.size());
+  const bool trimmed = input_trimmed(m);
+  if (m.attached_gpus && *m.attached_gpus > listed) {
+    std::vector<int> absent;
+    for (int i = 0; i < *m.attached_gpus; ++i) {
+      if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
+    }
+    const std::string notes = fmt::format("{}", fmt::join(m.notes, "; "));
+    core::Finding f =
+        trimmed ? make_finding("gpu_missing", Severity::warn, absent,
+                               fmt::format("The input shows {} of {} attached GPUs; it was trimmed ({}), so the "
+                                           "missing ones cannot be judged",
+                                           listed, *m.attached_gpus, notes))
+                : make_finding("gpu_missing", Severity::fail, absent,
+                               fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
+    if (trimmed) f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
+    f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(listed)}};
+    if (trimmed) f.evidence.emplace_back("notes", notes);
+    out.push_back(std::move(f));
+  } else if (!m.attached_gpus && !m.gpus.empty()) {
+    // No attached count, but gaps in the indices show GPUs the input does not list (trimmed
+    // paste, nvidia-smi -i): the input is partial, which we can say but not judge.
+    int max_index = 0;
+    for (const auto& g : m.gpus) max_index = std::max(max_index, g.index);
+    std::vector<int> absent;
+    for (int i = 0; i < max_index; ++i) {
+      if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
+    }
+    if (!absent.empty()) {
+      auto f = make_finding("gpu_missing", Severity::warn, absent,
+                            fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown{}", listed,
+                                        max_index, describe_gpus(absent), trimmed ? " (the input was trimmed)" : ""));
+      f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
+      f.evidence = {{"reported_gpus", std::to_string(listed)}, {"highest_index", std::to_string(max_index)}};
+      out.push_back(std::move(f));
+    }
+  }
+  if (ctx.expect.gpu_count) {
+    // Compare with what is attached when the source says so; a trimmed input without that count
+    // cannot be judged.
+    std::optional<int> have;
+    if (m.attached_gpus) have = *m.attached_gpus;
+    else if (!trimmed) have = listed;
+    if (have && *have != *ctx.expect.gpu_count) {
+      auto f = make_finding("gpu_missing", Severity::fail, {},
+                            fmt::format("Expected {} GPUs, found {}", *ctx.expect.gpu_count, *have));
+      f.evidence = {{"expected_gpus", std::to_string(*ctx.expect.gpu_count)}, {"found_gpus", std::to_string(*have)}};
+      out.push_back(std::move(f));
+    }
+  }
+  return out;
+}
+
+struct Attribute {
+  std::string key;    // evidence key
+  std::string words;  // for the message
+  std::function<std::optional<std::string>(const Gpu&)> value;
+};
+
+template <class T, class F>
+std::optional<std::string> shown(const core::Reading<T>& r, F format) {
+  if (!r) return std::nullopt;
+  return format(*r);
+}
+
+std::vector<Attribute> attributes() {
+  auto str = [](const std::string& s) { return s; };
+  auto on_off = [](bool b) { return std::string(b ? "enabled" : "disabled"); };
+  return {
+      {"vbios", "VBIOS", [=](const Gpu& g) { return shown(g.vbios, str); }},
+      {"board_part_number", "board part number", [=](const Gpu& g) { return shown(g.board_part_number, str); }},
+      {"memory_total_mib", "memory size",
+       [](const Gpu& g) { return shown(g.memory_total_mib, [](std::uint64_t v) { return fmt::format("{} MiB", v); }); }},
+      {"power_limit_w", "power limit",
+       [](const Gpu& g) { return shown(g.power_limit_w, [](double v) { return fmt::format("{:.0f} W", v); }); }},
+      {"max_sm_clock_mhz", "max SM clock",
+       [](const Gpu& g) { return shown(g.max_sm_clock_mhz, [](int v) { return fmt::format("{} MHz", v); }); }},
+      {"max_mem_clock_mhz", "max memory clock",
+       [](const Gpu& g) { return shown(g.max_mem_clock_mhz, [](int v) { return fmt::format("{} MHz", v); }); }},
+      {"ecc_enabled", "ECC mode", [=](const Gpu& g) { return shown(g.ecc_enabled, on_off); }},
+      {"mig_enabled", "MIG mode", [=](const Gpu& g) { return shown(g.mig_enabled, on_off); }},
+  };
+}
+
+// GPUs grouped by value, largest group first (ties: the group holding the lowest index first).
+using Groups = std::vector<std::pair<std::string, std::vector<int>>>;
+
+Groups group_by_value(const std::vector<std::pair<int, std::string>>& values) {
+  Groups groups;
+  for (const auto& [index, value] : values) {
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == value; });
+    if (it == groups.end()) groups.push_back({value, {index}});
+    else it->second.push_back(index);
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  return groups;
+}
+
+// One finding for an attribute that differs: the minority is named, or every group on a tie.
+core::Finding differing(std::string_view key, std::string_view words, const Groups& groups, Severity severity) {
+  const bool tie = groups[0].second.size() == groups[1].second.size();
+  std::vector<int> named;
+  std::vector<std::string> parts;
+  for (size_t i = tie ? 0 : 1; i < groups.size(); ++i) {
+    named.insert(named.end(), groups[i].second.begin(), groups[i].second.end());
+    parts.push_back(fmt::format("{} on {}", groups[i].first, describe_gpus(groups[i].second)));
+  }
+  std::string message;
+  if (tie) {
+    message = fmt::format("GPUs differ in {}: {}", words, fmt::join(parts, "; "));
+  } else {
+    message = fmt::format("{} {} from the rest: {} (the other {} have {})", describe_gpus(named),
+                          named.size() == 1 ? "differs in " + std::string(words) : "differ in " + std::string(words),
+                          fmt::join(parts, "; "), groups[0].second.size(), groups[0].first);
+  }
+  auto f = make_finding("mixed_inventory", severity, named, message);
+  for (const auto& [value, gpus] : groups) f.evidence.emplace_back(fmt::format("{} {}", key, describe_gpus(gpus)), value);
+  if (!tie) f.evidence.emplace_back(fmt::format("expected {}", key), groups[0].first);
+  return f;
+}
+
+std::vector<core::Finding> check_mixed(const RuleContext& ctx) {
+  std::vector<core::Finding> out;
+  const auto& gpus = ctx.machine.gpus;
+  std::vector<std::pair<int, std::string>> names;
+  for (const auto& g : gpus) {
+    if (g.name) names.emplace_back(g.index, *g.name);
+  }
+  const Groups models = group_by_value(names);
+  if (models.size() >= 2) out.push_back(differing("model", "model", models, Severity::fail));
+
+  // Settings and firmware are compared within one model; GPUs of unknown name join the only
+  // model when there is one.
+  std::map<std::string, std::vector<const Gpu*>> by_model;
+  for (const auto& g : gpus) {
+    const std::string key = g.name ? *g.name : (models.size() == 1 ? models[0].first : std::string());
+    by_model[key].push_back(&g);
+  }
+  for (const auto& attr : attributes()) {
+    for (const auto& [model, members] : by_model) {
+      std::vector<std::pair<int, std::string>> values;
+      for (const Gpu* g : members) {
+        if (auto v = attr.value(*g)) values.emplace_back(g->index, *v);
+      }
+      const Groups groups = group_by_value(values);
+      if (groups.size() >= 2) out.push_back(differing(attr.key, attr.words, groups, Severity::warn));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<core::Finding> check_inventory(const RuleContext& ctx) {
+  auto out = check_missing(ctx);
+  auto mixed = check_mixed(ctx);
+  out.insert(out.end(), std::make_move_iterator(mixed.begin()), std::make_move_iterator(mixed.end()));
+  return out;
+}
+
+}  // namespace gpuvet::analysis

@@ -1,0 +1,23 @@
+// Runs the rule families in a fixed order over one machine.
+#include "analysis/judge.hpp"
+
+#include "analysis/rules.hpp"
+
+namespace gpuvet::analysis {
+
+core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
+                               const Expectations& expect) {
+  RuleContext ctx{machine, catalog, expect, match_models(machine, catalog), {}};
+  ctx.interconnect = classify_with_models(machine, ctx.models);
+  core::Assessment out;
+  out.interconnect = ctx.interconnect;
+  for (auto* rule : {check_interconnect, check_inventory, check_memory, check_card_class, check_numa, check_links,
+                     check_health}) {
+    auto findings = rule(ctx);
+    out.findings.insert(out.findings.end(), std::make_move_iterator(findings.begin()),
+                        std::make_move_iterator(findings.end()));
+  }
+  return out;
+}
+
+}  // namespace gpuvet::analysis
