@@ -1,11 +1,15 @@
 // Field mapping for nvidia-smi -q in both forms: a table of (text path, XML path, shape, Gpu field)
-// plus the clocks-event-reason walk, turning a parsed Node tree into a core::Machine.
+// that turns a parsed Node tree into a core::Machine (clocks event reasons: smi_query_clock_reasons).
 #include "parsers/smi_query_fields.hpp"
 
 #include <array>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
+#include <string>
 #include <variant>
+
+#include "parsers/smi_query_clock_reasons.hpp"
 
 namespace gpuvet::parsers::smi_query {
 namespace {
@@ -27,9 +31,6 @@ struct GpuField {
   FieldRef field;
   std::string_view na_reason = {};  // replaces the reason when the value is "N/A"
 };
-
-constexpr std::string_view kNotInOutput = "not in this nvidia-smi -q output";
-constexpr std::string_view kNotInSmiQ = "not in nvidia-smi -q";
 
 const std::array<GpuField, 28>& gpu_fields() {
   using core::Gpu;
@@ -54,8 +55,9 @@ const std::array<GpuField, 28>& gpu_fields() {
        [](Gpu& g) -> core::Reading<std::uint64_t>& { return g.memory_total_mib; }},
       {"pci_bus_id", {"PCI/Bus Id"}, {"pci/pci_bus_id"}, Shape::bus_id,
        [](Gpu& g) -> core::Reading<std::string>& { return g.pci_bus_id; }},
-      {"pcie.gen_current", {"PCI/GPU Link Info/PCIe Generation/Current"}, {"pci/pci_gpu_link_info/pcie_gen/current_link_gen"},
-       Shape::integer, [](Gpu& g) -> core::Reading<int>& { return g.pcie.gen_current; }},
+      {"pcie.gen_current", {"PCI/GPU Link Info/PCIe Generation/Current"},
+       {"pci/pci_gpu_link_info/pcie_gen/current_link_gen"}, Shape::integer,
+       [](Gpu& g) -> core::Reading<int>& { return g.pcie.gen_current; }},
       {"pcie.gen_max", {"PCI/GPU Link Info/PCIe Generation/Max"}, {"pci/pci_gpu_link_info/pcie_gen/max_link_gen"},
        Shape::integer, [](Gpu& g) -> core::Reading<int>& { return g.pcie.gen_max; }},
       {"pcie.width_current", {"PCI/GPU Link Info/Link Width/Current"},
@@ -64,7 +66,8 @@ const std::array<GpuField, 28>& gpu_fields() {
       {"pcie.width_max", {"PCI/GPU Link Info/Link Width/Max"}, {"pci/pci_gpu_link_info/link_widths/max_link_width"},
        Shape::link_width, [](Gpu& g) -> core::Reading<int>& { return g.pcie.width_max; }},
       // Drivers before ~510 print "Power Readings/Power Limit" (XML power_readings/power_limit).
-      {"power_limit_w", {"GPU Power Readings/Current Power Limit", "Power Readings/Current Power Limit", "Power Readings/Power Limit"},
+      {"power_limit_w",
+       {"GPU Power Readings/Current Power Limit", "Power Readings/Current Power Limit", "Power Readings/Power Limit"},
        {"gpu_power_readings/current_power_limit", "power_readings/current_power_limit", "power_readings/power_limit"},
        Shape::watts, [](Gpu& g) -> core::Reading<double>& { return g.power_limit_w; }},
       {"max_sm_clock_mhz", {"Max Clocks/SM"}, {"max_clocks/sm_clock"}, Shape::mhz,
@@ -80,14 +83,17 @@ const std::array<GpuField, 28>& gpu_fields() {
        [](Gpu& g) -> core::Reading<std::string>& { return g.virtualization_mode; }},
       {"fabric_state", {"Fabric/State"}, {"fabric/state"}, Shape::text,
        [](Gpu& g) -> core::Reading<std::string>& { return g.fabric_state; }},
-      {"memory_health.remapped_rows_correctable", {"Remapped Rows/Correctable Error"}, {"remapped_rows/remapped_row_corr"},
-       Shape::integer, [](Gpu& g) -> core::Reading<int>& { return g.memory_health.remapped_rows_correctable; }},
-      {"memory_health.remapped_rows_uncorrectable", {"Remapped Rows/Uncorrectable Error"}, {"remapped_rows/remapped_row_unc"},
-       Shape::integer, [](Gpu& g) -> core::Reading<int>& { return g.memory_health.remapped_rows_uncorrectable; }},
+      {"memory_health.remapped_rows_correctable", {"Remapped Rows/Correctable Error"},
+       {"remapped_rows/remapped_row_corr"}, Shape::integer,
+       [](Gpu& g) -> core::Reading<int>& { return g.memory_health.remapped_rows_correctable; }},
+      {"memory_health.remapped_rows_uncorrectable", {"Remapped Rows/Uncorrectable Error"},
+       {"remapped_rows/remapped_row_unc"}, Shape::integer,
+       [](Gpu& g) -> core::Reading<int>& { return g.memory_health.remapped_rows_uncorrectable; }},
       {"memory_health.remap_pending", {"Remapped Rows/Pending"}, {"remapped_rows/remapped_row_pending"}, Shape::yes_no,
        [](Gpu& g) -> core::Reading<bool>& { return g.memory_health.remap_pending; }},
-      {"memory_health.remap_failure", {"Remapped Rows/Remapping Failure Occurred"}, {"remapped_rows/remapped_row_failure"},
-       Shape::yes_no, [](Gpu& g) -> core::Reading<bool>& { return g.memory_health.remap_failure; }},
+      {"memory_health.remap_failure", {"Remapped Rows/Remapping Failure Occurred"},
+       {"remapped_rows/remapped_row_failure"}, Shape::yes_no,
+       [](Gpu& g) -> core::Reading<bool>& { return g.memory_health.remap_failure; }},
       {"memory_health.retired_pages_sbe", {"Retired Pages/Single Bit ECC"},
        {"retired_pages/multiple_single_bit_retirement/retired_count"}, Shape::integer,
        [](Gpu& g) -> core::Reading<int>& { return g.memory_health.retired_pages_sbe; }},
@@ -231,83 +237,6 @@ std::optional<core::Error> read_field(const GpuField& row, const Node& gpu_node,
                     fmt::format("{}: expected {}, found '{}'", used_path, expected_shape(row.shape), found->value));
   }
   return std::nullopt;
-}
-
-// nvidia-smi's names for the XML clocks-event-reason suffixes.
-std::string reason_name(std::string_view xml_suffix) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kNames = {{
-      {"gpu_idle", "Idle"},
-      {"applications_clocks_setting", "Applications Clocks Setting"},
-      {"sw_power_cap", "SW Power Cap"},
-      {"hw_slowdown", "HW Slowdown"},
-      {"hw_thermal_slowdown", "HW Thermal Slowdown"},
-      {"hw_power_brake_slowdown", "HW Power Brake Slowdown"},
-      {"sync_boost", "Sync Boost"},
-      {"sw_thermal_slowdown", "SW Thermal Slowdown"},
-      {"display_clocks_setting", "Display Clock Setting"},
-      {"unknown", "Unknown"},
-  }};
-  for (const auto& [suffix, name] : kNames) {
-    if (suffix == xml_suffix) return std::string(name);
-  }
-  return std::string(xml_suffix);
-}
-
-struct ReasonScan {
-  std::vector<std::string> active;  // except idle
-  std::optional<bool> idle;
-  std::string idle_reason = "no Idle entry in the clocks event reasons";
-  int readable = 0;
-};
-
-// Walks the reasons; text nests "HW Thermal Slowdown" under "HW Slowdown", so recurse.
-void scan_reasons(const Node& section, Form form, std::string_view xml_prefix, ReasonScan& scan) {
-  for (const auto& c : section.children) {
-    std::string name = c.key;
-    if (form == Form::xml) {
-      name = c.key.rfind(xml_prefix, 0) == 0 ? reason_name(std::string_view(c.key).substr(xml_prefix.size()))
-                                             : std::string();
-    }
-    if (!name.empty() && c.has_value) {
-      const bool is_idle = name == "Idle";
-      if (c.value == "Active" || c.value == "Not Active") {
-        ++scan.readable;
-        const bool active = c.value == "Active";
-        if (is_idle) scan.idle = active;
-        else if (active) scan.active.push_back(name);
-      } else if (is_idle) {
-        scan.idle_reason = c.value.empty() ? "empty value" : c.value;
-      }
-    }
-    scan_reasons(c, form, xml_prefix, scan);
-  }
-}
-
-void read_clocks_event_reasons(const Node& gpu_node, Form form, core::Gpu& gpu) {
-  // "Clocks Throttle Reasons" became "Clocks Event Reasons" in driver 530.
-  struct Section { std::string_view path; std::string_view xml_prefix; };
-  static constexpr std::array<Section, 2> kText = {{{"Clocks Event Reasons", ""}, {"Clocks Throttle Reasons", ""}}};
-  static constexpr std::array<Section, 2> kXml = {{{"clocks_event_reasons", "clocks_event_reason_"},
-                                                   {"clocks_throttle_reasons", "clocks_throttle_reason_"}}};
-  for (const auto& s : form == Form::text ? kText : kXml) {
-    const Node* section = gpu_node.find(s.path);
-    if (section == nullptr) continue;
-    ReasonScan scan;
-    scan_reasons(*section, form, s.xml_prefix, scan);
-    if (scan.readable == 0) {
-      const std::string reason = section->has_value && !section->value.empty()
-                                     ? section->value
-                                     : fmt::format("no readable entry under {}", s.path);
-      gpu.idle = core::Absent{reason};
-      gpu.clocks_event_reasons = core::Absent{reason};
-      return;
-    }
-    gpu.idle = scan.idle ? core::Reading<bool>(*scan.idle) : core::Reading<bool>(core::Absent{scan.idle_reason});
-    gpu.clocks_event_reasons = std::move(scan.active);
-    return;
-  }
-  gpu.idle = core::Absent{std::string(kNotInOutput)};
-  gpu.clocks_event_reasons = core::Absent{std::string(kNotInOutput)};
 }
 
 core::Result<core::Gpu> read_gpu(const GpuSection& section, int index, Form form, const std::string& file_name) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.hpp"
@@ -12,6 +13,10 @@
 namespace gpuvet::parsers::smi_query {
 
 enum class Form { text, xml };
+
+// Absence reasons: a field this output could have had but does not, and one -q never has.
+inline constexpr std::string_view kNotInOutput = "not in this nvidia-smi -q output";
+inline constexpr std::string_view kNotInSmiQ = "not in nvidia-smi -q";
 
 // One "GPU 00000000:18:00.0" section (text) or <gpu id="..."> element (XML).
 struct GpuSection {

@@ -33,11 +33,29 @@ int last_line_of(const Node& node) {
   return n->line;
 }
 
-core::Result<Node> build_tree(const std::vector<Line>& lines, const std::string& file_name) {
+// One line without its end; CR and ANSI escapes are stripped only from lines that have them, as
+// the tree is rebuilt for every prefix in tests and most lines are clean.
+struct RawLine {
+  int number = 0;
+  std::string_view text;
+};
+
+core::Result<Node> build_tree(std::string_view input, const std::string& file_name, int& last_line) {
   Node root;
   std::vector<std::pair<int, Node*>> stack{{-1, &root}};
-  for (const auto& line : lines) {
-    const std::string_view text = line.text;
+  std::string cleaned;
+  RawLine line;
+  std::size_t start = 0;
+  while (start < input.size()) {
+    const auto end = input.find('\n', start);
+    line.text = input.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+    ++line.number;
+    start = end == std::string_view::npos ? input.size() : end + 1;
+    std::string_view text = line.text;
+    if (text.find_first_of("\r\x1b") != std::string_view::npos) {
+      cleaned = strip_ansi(text);
+      text = cleaned;
+    }
     const std::string_view trimmed = trim(text);
     if (trimmed.empty() || starts_with(trimmed, "====")) continue;  // "=====NVSMI LOG=====" banner
     const int indent = indent_of(text);
@@ -53,8 +71,9 @@ core::Result<Node> build_tree(const std::vector<Line>& lines, const std::string&
     }
     while (stack.back().first >= indent) stack.pop_back();
     if (static_cast<int>(stack.size()) > smi_query::kMaxDepth) {
-      return core::input_error(fmt::format("{}: line {}: sections nested deeper than {} levels; expected nvidia-smi -q output",
-                                           file_name, line.number, smi_query::kMaxDepth));
+      return core::input_error(
+          fmt::format("{}: line {}: sections nested deeper than {} levels; expected nvidia-smi -q output", file_name,
+                      line.number, smi_query::kMaxDepth));
     }
     // Only the last child of each open section is on the stack, so growing a vector here never
     // invalidates a pointer still in use.
@@ -62,6 +81,7 @@ core::Result<Node> build_tree(const std::vector<Line>& lines, const std::string&
     parent->children.push_back(std::move(node));
     stack.emplace_back(indent, &parent->children.back());
   }
+  last_line = line.number;
   return root;
 }
 
@@ -71,8 +91,8 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
   if (trim(text).empty()) {
     return core::input_error(fmt::format("{}: line 1: expected nvidia-smi -q output, found an empty file", file_name));
   }
-  const auto lines = split_lines(text);
-  auto tree = build_tree(lines, file_name);
+  int last_line = 1;
+  auto tree = build_tree(text, file_name, last_line);
   if (!tree) return tree.error();
   const Node& root = tree.value();
 
@@ -88,7 +108,7 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
     return core::input_error(fmt::format(
         "{}: line {}: expected a 'GPU <bus id>' section (as nvidia-smi -q prints, e.g. 'GPU 00000000:18:00.0'), "
         "found none",
-        file_name, lines.empty() ? 1 : lines.back().number));
+        file_name, last_line));
   }
   // nvidia-smi -q ends every GPU section with "Processes"; without it the paste was cut short.
   for (std::size_t i = 0; i < gpus.size(); ++i) {

@@ -23,8 +23,9 @@ struct Converter {
     out.key = element.name();
     out.line = lines.line_of(element.offset_debug());
     if (depth > smi_query::kMaxDepth) {
-      return core::input_error(fmt::format("{}: line {}: elements nested deeper than {} levels; expected nvidia-smi -q -x output",
-                                           file_name, out.line, smi_query::kMaxDepth));
+      return core::input_error(
+          fmt::format("{}: line {}: elements nested deeper than {} levels; expected nvidia-smi -q -x output",
+                      file_name, out.line, smi_query::kMaxDepth));
     }
     std::string value;
     bool has_elements = false;
@@ -58,8 +59,9 @@ core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std
   }
   const pugi::xml_node log = doc.document_element();
   if (std::string_view(log.name()) != "nvidia_smi_log") {
-    return core::input_error(fmt::format("{}: line {}: expected root element <nvidia_smi_log> (nvidia-smi -q -x), found <{}>",
-                                         file_name, lines.line_of(log.offset_debug()), log.name()));
+    return core::input_error(
+        fmt::format("{}: line {}: expected root element <nvidia_smi_log> (nvidia-smi -q -x), found <{}>", file_name,
+                    lines.line_of(log.offset_debug()), log.name()));
   }
   Node root;
   const Converter converter{lines, file_name};
@@ -75,8 +77,8 @@ core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std
     ++position;
   }
   if (gpus.empty()) {
-    return core::input_error(fmt::format("{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none",
-                                         file_name, root.line));
+    return core::input_error(fmt::format(
+        "{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none", file_name, root.line));
   }
   return smi_query::build_machine(root, gpus, smi_query::Form::xml, file_name);
 }

@@ -1,6 +1,8 @@
 // Resolves the NVML symbol table and names NVML return codes.
 #include "backends/nvml/nvml_library.hpp"
 
+#include <array>
+
 #include <fmt/format.h>
 
 namespace gpuvet::nvml {

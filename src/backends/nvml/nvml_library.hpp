@@ -3,7 +3,6 @@
 // A missing optional symbol leaves its pointer null; readings that need it become absent.
 #pragma once
 
-#include <array>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -70,6 +69,8 @@ namespace gpuvet::nvml {
     "nvmlDeviceGetMigMode")                                                                                  \
   X(device_get_virtualization_mode, nvmlReturn_t(nvmlDevice_t, nvmlGpuVirtualizationMode_t*), optional,      \
     "nvmlDeviceGetVirtualizationMode")                                                                       \
+  X(device_get_performance_state, nvmlReturn_t(nvmlDevice_t, nvmlPstates_t*), optional,                     \
+    "nvmlDeviceGetPerformanceState")                                                                         \
   X(device_get_current_clocks_event_reasons, nvmlReturn_t(nvmlDevice_t, unsigned long long*), optional,      \
     "nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons")                   \
   X(device_get_remapped_rows, nvmlReturn_t(nvmlDevice_t, unsigned int*, unsigned int*, unsigned int*,        \

@@ -21,6 +21,7 @@ using nvmlGpuVirtualizationMode_t = int;
 using nvmlPageRetirementCause_t = int;
 using nvmlIntNvLinkDeviceType_t = int;
 using nvmlValueType_t = int;
+using nvmlPstates_t = int;                 // 0 (P0, max performance) .. 15, 32 = unknown
 
 // nvmlReturn_t values.
 inline constexpr nvmlReturn_t kSuccess = 0;
@@ -62,6 +63,8 @@ inline constexpr nvmlDeviceArchitecture_t kArchHopper = 9;
 inline constexpr nvmlDeviceArchitecture_t kArchBlackwell = 10;
 inline constexpr nvmlDeviceArchitecture_t kArchRubin = 13;
 inline constexpr nvmlDeviceArchitecture_t kArchUnknown = 0xFFFFFFFFu;
+
+inline constexpr nvmlPstates_t kPstateUnknown = 32;
 
 // nvmlClockType_t values.
 inline constexpr nvmlClockType_t kClockSm = 1;
