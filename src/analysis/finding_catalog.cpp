@@ -50,9 +50,12 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Reseat the card or riser; check nvidia-smi -q 'GPU Link Info' under load and lspci -vv LnkSta."},
       {"nvlink_down", Severity::fail, "NVLink links down",
        "An NVLink port that the GPU model should have active is inactive, or a GPU has fewer bonded "
-       "NVLinks to its peers than the machine's other GPUs. Bridged PCIe cards with no bridge "
-       "fitted are reported as info.",
+       "NVLinks to its peers than the machine's other GPUs.",
        "Run nvidia-smi nvlink -s and -e; ask the provider to reseat or replace the GPU/baseboard."},
+      {"nvlink_not_bridged", Severity::info, "No NVLink bridge fitted",
+       "PCIe cards that can take an NVLink bridge have every NVLink port inactive: no bridge is "
+       "fitted, so these GPUs talk to each other over PCIe.",
+       "Nothing is wrong if no bridge was advertised; otherwise ask for the NVLink bridges."},
       {"row_remap_pending", Severity::fail, "Row remapping pending",
        "A GPU has remapped a memory row but the remap only takes effect after a GPU reset.",
        "Reset the GPU (nvidia-smi -r, or reboot) before use, then check again."},

@@ -54,12 +54,12 @@ core::InterconnectSummary classify_from_matrix(const View& v, const core::LinkMa
     }
   }
   if (nv_pairs == 0) {
-    return pcie_summary(v, fmt::format("topo -m shows no NVLink between any of the {} GPU pairs", pairs));
+    return pcie_summary(v, fmt::format("the link matrix shows no NVLink between any of the {} GPU pairs", pairs));
   }
   core::InterconnectSummary s;
   if (nv_pairs < pairs) {
     s.cls = InterconnectClass::nvlink_partial;
-    s.reasoning = fmt::format("topo -m shows NVLink on {} of {} GPU pairs; the rest go over PCIe", nv_pairs, pairs);
+    s.reasoning = fmt::format("the link matrix shows NVLink on {} of {} GPU pairs; the rest go over PCIe", nv_pairs, pairs);
     Reading<double> slowest = Reading<double>::absent("no GPU pair");
     bool first = true;
     for (int a = 0; a < v.n; ++a) {
@@ -111,17 +111,30 @@ core::InterconnectSummary classify_from_matrix(const View& v, const core::LinkMa
     s.cls = InterconnectClass::nvswitch_full_mesh;
     s.reasoning = fmt::format("every GPU pair is NVLink and {}: the GPUs meet in NVSwitches", why_switch);
     Reading<double> bw = Reading<double>::absent("no GPU");
+    int fewest_links = 0;
     for (int a = 0; a < v.n; ++a) {
       int links_per_gpu = 0;
       for (int b = 0; b < v.n; ++b) {
         if (a != b) links_per_gpu = std::max(links_per_gpu, links.at(a, b).nvlink_count);
       }
+      fewest_links = a == 0 ? links_per_gpu : std::min(fewest_links, links_per_gpu);
       const auto rate = nvlink_link_rate(v, a);
       const Reading<double> gpu_bw = rate ? Reading<double>(*rate * links_per_gpu) : rate;
       bw = a == 0 ? gpu_bw : min_reading(bw, gpu_bw);
     }
     s.gpu_bandwidth_gbps = bw;
-    s.headline = fmt::format("{}, NVSwitch full mesh: {}", inventory_label(v), bandwidth_text(bw, "per GPU per direction"));
+    if (bw) {
+      s.headline = fmt::format("{}, NVSwitch full mesh: {}", inventory_label(v), bandwidth_text(bw, "per GPU per direction"));
+    } else {
+      // A pasted topo -m names no model: the link count still bounds the bandwidth. NVLink 2-4
+      // carry 25 GB/s per link per direction and NVLink 5 carries 50 (perf-anchors.md 1.1).
+      const bool named = v.gpu(0) != nullptr && v.gpu(0)->name.known();
+      s.headline = fmt::format(
+          "{}, NVSwitch full mesh, {} NVLinks per GPU: {} GB/s per GPU per direction at 25 GB/s per link "
+          "(NVLink 2-4), {} on NVLink 5; {}",
+          inventory_label(v), fewest_links, fewest_links * 25, fewest_links * 50,
+          named ? "the model is not in the catalogue" : "give nvidia-smi -q too to pin the model");
+    }
     return s;
   }
   s.cls = InterconnectClass::nvlink_direct_full_mesh;

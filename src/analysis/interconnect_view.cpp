@@ -22,7 +22,8 @@ std::string inventory_label(const View& v) {
   std::string out;
   for (const auto& [label, count] : groups) {
     if (!out.empty()) out += " + ";
-    out += fmt::format("{}x {}", count, label);
+    out += label == "GPU" ? fmt::format("{} GPUs (model not in this input)", count)
+                          : fmt::format("{}x {}", count, label);
   }
   return out;
 }

@@ -157,7 +157,12 @@ std::vector<core::Finding> check_mixed(const RuleContext& ctx) {
     if (g.name) names.emplace_back(g.index, *g.name);
   }
   const Groups models = group_by_value(names);
-  if (models.size() >= 2) out.push_back(differing("model", "model", models, Severity::fail));
+  if (models.size() >= 2) {
+    auto f = differing("model", "model", models, Severity::fail);
+    f.next_step = "Ask the provider for the GPU model in the contract on every slot; GPUs of different models "
+                  "run collectives at the pace of the slowest and may not share a fabric.";
+    out.push_back(std::move(f));
+  }
 
   // Settings and firmware are compared within one model; GPUs of unknown name join the only
   // model when there is one.

@@ -17,6 +17,7 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
     out.findings.insert(out.findings.end(), std::make_move_iterator(findings.begin()),
                         std::make_move_iterator(findings.end()));
   }
+  out.unverified = unverified_expectations(ctx);
   return out;
 }
 

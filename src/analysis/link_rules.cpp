@@ -87,7 +87,7 @@ std::vector<int> check_ports(const RuleContext& ctx, std::vector<core::Finding>&
     named.push_back(gpu.index);
   }
   if (!no_bridge.empty()) {
-    auto f = make_finding("nvlink_down", Severity::info, no_bridge,
+    auto f = make_finding("nvlink_not_bridged", Severity::info, no_bridge,
                           fmt::format("{}: no NVLink bridge fitted (every NVLink port inactive); GPU pairs talk "
                                       "over PCIe",
                                       describe_gpus(no_bridge)));

@@ -3,7 +3,7 @@
 
 #include <ostream>
 
-#include "analysis/judge.hpp"
+#include "analysis/finding_catalog.hpp"
 #include "cli/commands.hpp"
 
 namespace gpuvet::cli {

@@ -12,7 +12,7 @@ namespace gpuvet::cli {
 core::ExitCode judge_and_render(const std::string& command, const core::Machine& machine,
                                 const analysis::Expectations& expect, bool json, Streams& streams) {
   const auto assessment = analysis::judge_machine(machine, catalog::gpu_catalog(), expect);
-  const auto verdict = core::verdict_of(assessment.findings);
+  const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::MachineReport report{command, machine, assessment, verdict};
   if (json) {
     streams.out << report::render_json(report);

@@ -27,6 +27,9 @@ struct InterconnectSummary {
 struct Assessment {
   InterconnectSummary interconnect;
   std::vector<Finding> findings;
+  // Expectations the user stated that the machine picture could not confirm or refute (e.g.
+  // --expect-memory when no source reports memory). Any entry makes the verdict incomplete.
+  std::vector<std::string> unverified;
 };
 
 }  // namespace gpuvet::core

@@ -1,6 +1,7 @@
 // The overall verdict of a run and how it maps to the process exit code.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,9 +21,11 @@ constexpr std::string_view to_string(Verdict verdict) {
   return "incomplete";
 }
 
-// A failing finding fails the machine; warnings and information do not.
-inline Verdict verdict_of(const std::vector<Finding>& findings) {
-  return worst(findings) == Severity::fail ? Verdict::fail : Verdict::pass;
+// A failing finding fails the machine; warnings and information do not. Fail-closed: when
+// nothing failed but something the user required could not be checked, there is no pass.
+inline Verdict verdict_of(const std::vector<Finding>& findings, const std::vector<std::string>& unverified = {}) {
+  if (worst(findings) == Severity::fail) return Verdict::fail;
+  return unverified.empty() ? Verdict::pass : Verdict::incomplete;
 }
 
 constexpr ExitCode exit_code_for(Verdict verdict) {

@@ -198,6 +198,7 @@ std::string render_json(const MachineReport& report) {
   ordered_json findings = ordered_json::array();
   for (const auto& finding : report.assessment.findings) findings.push_back(finding_json(finding));
   j["findings"] = findings;
+  j["unverified"] = report.assessment.unverified;
   j["notes"] = machine.notes;
   return j.dump(2) + "\n";
 }

@@ -88,13 +88,27 @@ std::string severity_tag(core::Severity severity, bool color) {
   return std::string(code) + tag + "\x1b[0m";
 }
 
+// The interconnect_class finding is shown as the Interconnect section, not repeated here.
+bool shown_as_interconnect(const core::Finding& f) { return f.code == "interconnect_class"; }
+
 std::string findings_block(const std::vector<core::Finding>& findings, bool color) {
-  if (findings.empty()) return "  none\n";
   std::string out;
   for (const auto& f : findings) {
+    if (shown_as_interconnect(f)) continue;
     out += fmt::format("  {}  {:<26} {}\n", severity_tag(f.severity, color), f.code, f.message);
     for (const auto& [key, value] : f.evidence) out += fmt::format("        {}: {}\n", key, value);
     if (!f.next_step.empty()) out += fmt::format("        next step: {}\n", f.next_step);
+  }
+  return out.empty() ? "  none\n" : out;
+}
+
+std::string interconnect_block(const core::Assessment& assessment) {
+  const auto& ic = assessment.interconnect;
+  std::string out = "\nInterconnect: " + (ic.headline.empty() ? std::string(core::to_string(ic.cls)) : ic.headline) + "\n";
+  out += fmt::format("  class: {}\n", core::to_string(ic.cls));
+  if (!ic.reasoning.empty()) out += "  why: " + ic.reasoning + "\n";
+  for (const auto& f : assessment.findings) {
+    if (shown_as_interconnect(f) && !f.next_step.empty()) out += "  next step: " + f.next_step + "\n";
   }
   return out;
 }
@@ -107,7 +121,11 @@ std::string verdict_line(const MachineReport& report, bool color) {
   }
   std::string verdict = report.verdict == core::Verdict::pass ? "PASS" : report.verdict == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
   if (color) verdict = (report.verdict == core::Verdict::pass ? "\x1b[1;32m" : "\x1b[1;31m") + verdict + "\x1b[0m";
-  return fmt::format("Verdict: {} ({} failing, {} warning findings)\n", verdict, fails, warns);
+  std::string line = fmt::format("Verdict: {} ({} failing, {} warning findings", verdict, fails, warns);
+  if (!report.assessment.unverified.empty()) {
+    line += fmt::format(", {} expectation(s) not verified", report.assessment.unverified.size());
+  }
+  return line + ")\n";
 }
 
 }  // namespace
@@ -115,6 +133,9 @@ std::string verdict_line(const MachineReport& report, bool color) {
 std::string render_text(const MachineReport& report, const TextOptions& options) {
   const auto& m = report.machine;
   std::string out;
+  if (m.simulated) {
+    out += "SIMULATED MACHINE: every value below comes from a built-in profile; nothing was read or measured.\n";
+  }
   out += fmt::format("Source: {}\n", m.source);
   out += fmt::format("Host {}   Driver {}   CUDA {}   GPUs {}", show(m.hostname), show(m.driver_version),
                      show(m.cuda_version), m.gpus.size());
@@ -126,10 +147,12 @@ std::string render_text(const MachineReport& report, const TextOptions& options)
   out += "\nTopology (nvidia-smi topo -m terms: NV# = # bonded NVLinks; PIX/PXB/PHB/NODE/SYS = PCIe paths)\n";
   out += link_matrix(m);
   out += "\nNICs\n" + nic_table(m);
-  const auto& ic = report.assessment.interconnect;
-  out += "\nInterconnect: " + (ic.headline.empty() ? std::string(core::to_string(ic.cls)) : ic.headline) + "\n";
-  if (!ic.reasoning.empty()) out += "  why: " + ic.reasoning + "\n";
+  out += interconnect_block(report.assessment);
   out += "\nFindings\n" + findings_block(report.assessment.findings, options.color);
+  if (!report.assessment.unverified.empty()) {
+    out += "\nNot verified (the verdict cannot be pass)\n";
+    for (const auto& item : report.assessment.unverified) out += "  " + item + "\n";
+  }
   for (const auto& note : m.notes) out += "note: " + note + "\n";
   out += "\n" + verdict_line(report, options.color);
   return out;

@@ -132,7 +132,7 @@ TEST(NvLinkDown, BridgedCardWithoutBridgeIsInfo) {
   const auto a = judge(m);
   EXPECT_EQ(a.interconnect.cls, core::InterconnectClass::nvlink_partial);
   EXPECT_EQ(a.interconnect.headline, "3x RTX A6000: NVLink on GPU0,1 only, the rest over PCIe (31.5 GB/s)");
-  const auto f = with_code(a, "nvlink_down");
+  const auto f = with_code(a, "nvlink_not_bridged");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_EQ(f[0].severity, Severity::info);
   EXPECT_EQ(f[0].gpus, std::vector<int>{2});

@@ -131,6 +131,7 @@ std::vector<GalleryEntry> gallery() {
     core::LinkMatrix l = pcie_matrix(3, core::LinkKind::node);
     l.set_symmetric(0, 1, nv(4));
     m.links = l;
+    m.gpus[2].nvlinks = std::vector<core::NvLinkPort>{};  // no bridge on GPU 2
     out.push_back({"a6000-bridged-pair", m, Expectations{core::InterconnectClass::nvswitch_full_mesh, false, {}, {}, "train"}});
   }
   {

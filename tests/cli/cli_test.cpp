@@ -72,9 +72,9 @@ TEST(Cli, AnalyzeMissingFileIsUsageError) {
 }
 
 TEST(Cli, AnalyzeMalformedFileNamesFileAndLine) {
-  const auto r = run_cli({"analyze", fixture("malformed/topo_unknown_cell.txt")});
+  const auto r = run_cli({"analyze", fixture("malformed/topo-unknown-cell.txt")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("topo_unknown_cell.txt"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("topo-unknown-cell.txt"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("line"), std::string::npos) << r.err;
 }
 

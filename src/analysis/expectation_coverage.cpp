@@ -1,0 +1,40 @@
+// Which of the user's stated expectations the machine picture cannot decide. Those make the
+// verdict incomplete instead of letting an unchecked promise pass (fail-closed).
+#include <fmt/format.h>
+
+#include "analysis/rules.hpp"
+
+namespace gpuvet::analysis {
+
+std::vector<std::string> unverified_expectations(const RuleContext& ctx) {
+  std::vector<std::string> out;
+  const auto& m = ctx.machine;
+  if (ctx.expect.interconnect && ctx.interconnect.cls == core::InterconnectClass::unknown) {
+    out.push_back(fmt::format("--expect {}: the interconnect class could not be determined ({})",
+                              core::to_string(*ctx.expect.interconnect), ctx.interconnect.reasoning));
+  }
+  if (ctx.expect.memory_gib) {
+    for (const auto& gpu : m.gpus) {
+      if (!gpu.memory_total_mib) {
+        out.push_back(fmt::format("--expect-memory {}: GPU {} memory not reported ({})", *ctx.expect.memory_gib,
+                                  gpu.index, gpu.memory_total_mib.reason()));
+        break;
+      }
+    }
+    if (m.gpus.empty()) out.push_back("--expect-memory: no GPU reported");
+  }
+  if (ctx.expect.workload) {
+    for (size_t p = 0; p < m.gpus.size(); ++p) {
+      if (p >= ctx.models.size() || ctx.models[p] == nullptr) {
+        out.push_back(fmt::format("--workload {}: GPU {} model {} (card class unknown)", *ctx.expect.workload,
+                                  m.gpus[p].index,
+                                  m.gpus[p].name ? "\"" + *m.gpus[p].name + "\" is not in the catalogue"
+                                                 : "not reported"));
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuvet::analysis
