@@ -56,6 +56,10 @@ const std::vector<FindingInfo>& finding_catalog() {
        "PCIe cards that can take an NVLink bridge have every NVLink port inactive: no bridge is "
        "fitted, so these GPUs talk to each other over PCIe.",
        "Nothing is wrong if no bridge was advertised; otherwise ask for the NVLink bridges."},
+      {"nic_down", Severity::warn, "NIC port down or slow",
+       "An InfiniBand/RoCE port (from /sys/class/infiniband) is not ACTIVE, or links at a lower rate "
+       "than the machine's other NICs: inter-node collectives through it fail or slow down.",
+       "Check ibstat / ibv_devinfo and the cable or switch port; ask the provider to fix the link."},
       {"row_remap_pending", Severity::fail, "Row remapping pending",
        "A GPU has remapped a memory row but the remap only takes effect after a GPU reset.",
        "Reset the GPU (nvidia-smi -r, or reboot) before use, then check again."},

@@ -24,6 +24,8 @@ std::vector<core::Finding> check_card_class(const RuleContext& ctx);
 std::vector<core::Finding> check_numa(const RuleContext& ctx);
 // pcie_link_degraded, nvlink_down
 std::vector<core::Finding> check_links(const RuleContext& ctx);
+// nic_down
+std::vector<core::Finding> check_nics(const RuleContext& ctx);
 // Stated expectations the picture cannot decide (they make the verdict incomplete).
 std::vector<std::string> unverified_expectations(const RuleContext& ctx);
 // row_remap_pending, row_remap_failure, retired_pages, remapped_rows, throttle_active

@@ -100,6 +100,16 @@ core::Assessment judge(const core::Machine& m, const Expectations& expect) {
   return judge_machine(m, catalog(), expect);
 }
 
+core::Nic nic(const std::string& label, const std::string& state, double rate_gbit_s) {
+  core::Nic n;
+  n.label = label;
+  n.name = "mlx5_" + label.substr(3);
+  n.state = state;
+  n.rate_gbit_s = rate_gbit_s;
+  n.link_layer = std::string("InfiniBand");
+  return n;
+}
+
 std::vector<GalleryEntry> gallery() {
   std::vector<GalleryEntry> out;
   {
@@ -149,6 +159,11 @@ std::vector<GalleryEntry> gallery() {
     m.gpus.push_back(gpu(2, kH100));
     m.attached_gpus = 3;
     out.push_back({"mixed-classes", m, {}});
+  }
+  {
+    auto m = machine(2, kH100);
+    m.nics = std::vector<core::Nic>{nic("NIC0", "ACTIVE", 400), nic("NIC1", "DOWN", 400)};
+    out.push_back({"nic-down", m, {}});
   }
   return out;
 }

@@ -35,6 +35,8 @@ core::LinkMatrix nv_mesh(int n, int nv);
 // Every pair `kind` (PIX, PHB, SYS ...).
 core::LinkMatrix pcie_matrix(int n, core::LinkKind kind);
 core::Link nv(int count);
+// An RDMA NIC as sysfs reports it: "mlx5_<n>" for label "NIC<n>".
+core::Nic nic(const std::string& label, const std::string& state, double rate_gbit_s);
 core::Link pcie(core::LinkKind kind);
 
 std::vector<std::string> codes(const core::Assessment& a);

@@ -24,6 +24,29 @@ int position_of_bus_id(const std::vector<core::Gpu>& gpus, const std::string& bu
   return -1;
 }
 
+// True when the remote bus id of an active port is reached from at least two of our GPUs but is
+// none of them: only an NVSwitch terminates NVLinks from several GPUs. Lets drivers without
+// nvmlDeviceGetNvLinkRemoteDeviceType (pre-R470) still show an NVSwitch fabric.
+bool shared_non_gpu_remote(const std::vector<core::Gpu>& gpus, const std::string& bus_id) {
+  if (position_of_bus_id(gpus, bus_id) >= 0) return false;
+  int reaching = 0;
+  for (const auto& gpu : gpus) {
+    if (!gpu.nvlinks.known()) continue;
+    for (const auto& port : gpu.nvlinks.value()) {
+      if (port.active.value_or(false) && port.remote_pci_bus_id.known() && port.remote_pci_bus_id.value() == bus_id) {
+        ++reaching;
+        break;
+      }
+    }
+  }
+  return reaching >= 2;
+}
+
+bool is_switch_port(const std::vector<core::Gpu>& gpus, const core::NvLinkPort& port) {
+  if (port.remote.known()) return port.remote.value() == core::NvLinkRemote::nvswitch;
+  return port.remote_pci_bus_id.known() && shared_non_gpu_remote(gpus, port.remote_pci_bus_id.value());
+}
+
 // Counts one GPU's active links by remote. Returns why it cannot when a remote is unidentifiable.
 std::optional<std::string> tally(const std::vector<core::Gpu>& gpus, size_t self, NvLinkTally& out) {
   out.to_gpu.assign(gpus.size(), 0);
@@ -38,7 +61,7 @@ std::optional<std::string> tally(const std::vector<core::Gpu>& gpus, size_t self
     }
     if (!port.active.value()) continue;
     const int peer = port.remote_pci_bus_id.known() ? position_of_bus_id(gpus, port.remote_pci_bus_id.value()) : -1;
-    if (port.remote.known() && port.remote.value() == core::NvLinkRemote::nvswitch) {
+    if (is_switch_port(gpus, port)) {
       ++out.to_switch;
     } else if (peer >= 0 && (!port.remote.known() || port.remote.value() == core::NvLinkRemote::gpu)) {
       ++out.to_gpu[static_cast<size_t>(peer)];
@@ -98,7 +121,7 @@ core::Reading<bool> nvswitch_present(const std::vector<core::Gpu>& gpus) {
     any_info = true;
     for (const auto& port : gpu.nvlinks.value()) {
       if (!port.active.value_or(false)) continue;
-      if (port.remote.known() && port.remote.value() == core::NvLinkRemote::nvswitch) return true;
+      if (is_switch_port(gpus, port)) return true;
       const bool peer_gpu =
           port.remote_pci_bus_id.known() && position_of_bus_id(gpus, port.remote_pci_bus_id.value()) >= 0;
       if (!port.remote.known() && !peer_gpu && !unknown) {

@@ -74,6 +74,16 @@ void note_unlisted_gpus(core::Machine& machine, const std::vector<core::Gpu>& on
   }
 }
 
+bool has_active_nvlink(const std::vector<core::Gpu>& gpus) {
+  for (const auto& gpu : gpus) {
+    if (!gpu.nvlinks) continue;
+    for (const auto& port : *gpu.nvlinks) {
+      if (port.active && *port.active) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 void enrich_machine(const platform::FsRoot& root, core::Machine& machine) {
@@ -94,7 +104,13 @@ void enrich_machine(const platform::FsRoot& root, core::Machine& machine) {
     }
   }
 
-  if (!machine.links) {
+  // A PCIe-only matrix would hide NVLinks another source saw but could not map to peers, and
+  // the judge would then call an NVLink machine "PCIe only": leave the matrix absent instead.
+  if (!machine.links && has_active_nvlink(machine.gpus)) {
+    machine.links = core::Reading<core::LinkMatrix>::absent(
+        machine.links.reason() + "; NVLink ports are active but their peers are unknown, so sysfs's PCIe paths "
+        "cannot stand in for the link matrix");
+  } else if (!machine.links) {
     auto matrix = pcie_matrix(root, machine.gpus);
     machine.links = matrix ? std::move(matrix) : core::Reading<core::LinkMatrix>::absent(
                                                      machine.links.reason() + "; " + matrix.reason());

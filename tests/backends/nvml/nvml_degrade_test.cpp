@@ -42,10 +42,11 @@ TEST(NvmlDegrade, OldLibraryDegradesReadingsAndNamesTheMissingSymbol) {
   EXPECT_TRUE(port.remote_pci_bus_id.known()) << port.remote_pci_bus_id.reason();
   EXPECT_TRUE(contains(port.remote.reason(), "nvmlDeviceGetNvLinkRemoteDeviceType")) << port.remote.reason();
   EXPECT_TRUE(contains(port.speed_gbps.reason(), "nvmlDeviceGetFieldValues")) << port.speed_gbps.reason();
-  // Switch remotes cannot be told apart from other devices without the remote type.
-  ASSERT_FALSE(live->links.known());
-  EXPECT_TRUE(contains(live->links.reason(), "nvmlDeviceGetNvLinkRemoteDeviceType")) << live->links.reason();
-  EXPECT_FALSE(live->nvswitch_present.known());
+  // Without the remote type, a remote bus id that is none of our GPUs but terminates NVLinks
+  // from several of them can only be an NVSwitch: the HGX matrix is still NV18 everywhere.
+  ASSERT_TRUE(live->links.known()) << live->links.reason();
+  EXPECT_EQ(live->links->at(0, 7), (core::Link{core::LinkKind::nvlink, 18}));
+  EXPECT_EQ(live->nvswitch_present, core::Reading<bool>(true));
 }
 
 TEST(NvmlDegrade, OldLibraryWithoutTopologySymbolLeavesMatrixAbsent) {

@@ -46,7 +46,7 @@ TEST(EnrichMachine, FillsPlacementMatrixAndNics) {
 
   EXPECT_EQ(machine.gpus[0].numa_node.value_or(-1), 0);
   EXPECT_EQ(machine.gpus[7].numa_node.value_or(-1), 1);
-  EXPECT_EQ(machine.gpus[7].cpu_affinity.value_or("?"), "48-95,144-191");
+  EXPECT_EQ(machine.gpus[7].cpu_affinity.value_or("?"), "56-111,168-223");
   EXPECT_EQ(machine.gpus[3].pcie.gen_current.value_or(0), 4);
   EXPECT_EQ(machine.gpus[3].pcie.width_current.value_or(0), 8);
   EXPECT_EQ(machine.gpus[3].pcie.gen_max.value_or(0), 5);

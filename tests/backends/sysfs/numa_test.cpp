@@ -15,9 +15,9 @@ TEST(NumaNodes, TwoSocketsWithTheirCpus) {
   ASSERT_TRUE(nodes) << nodes.reason();
   ASSERT_EQ(nodes->size(), 2u);  // "online", "possible", "has_cpu" are not nodes
   EXPECT_EQ((*nodes)[0].id, 0);
-  EXPECT_EQ((*nodes)[0].cpus.value_or("?"), "0-47,96-143");
+  EXPECT_EQ((*nodes)[0].cpus.value_or("?"), "0-55,112-167");
   EXPECT_EQ((*nodes)[1].id, 1);
-  EXPECT_EQ((*nodes)[1].cpus.value_or("?"), "48-95,144-191");
+  EXPECT_EQ((*nodes)[1].cpus.value_or("?"), "56-111,168-223");
 }
 
 TEST(NumaNodes, Workstation) {

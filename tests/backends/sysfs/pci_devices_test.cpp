@@ -25,7 +25,7 @@ struct ExpectedGpu {
 };
 
 TEST(ListGpus, Hgx2SocketHasEightGpusInBusOrder) {
-  const std::string c0 = "0-47,96-143", c1 = "48-95,144-191";
+  const std::string c0 = "0-55,112-167", c1 = "56-111,168-223";
   const std::vector<ExpectedGpu> expected{
       {"0000:18:00.0", 0, c0, 5, 5, 16, 16}, {"0000:2a:00.0", 0, c0, 5, 5, 16, 16},
       {"0000:3a:00.0", 0, c0, 5, 5, 16, 16}, {"0000:5d:00.0", 0, c0, 4, 5, 8, 16},  // downtrained
