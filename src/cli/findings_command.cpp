@@ -18,7 +18,7 @@ core::Result<core::ExitCode> run_findings(bool markdown, Streams& streams) {
                    "append-only. Severity is the default; `fail` findings fail the machine (exit 1).\n\n"
                    "| Code | Severity | Meaning | Next step |\n|---|---|---|---|\n";
     for (const auto& f : catalog) {
-      streams.out << fmt::format("| `{}` | {} | {} {} | {} |\n", f.code, core::to_string(f.severity), f.title,
+      streams.out << fmt::format("| `{}` | {} | **{}.** {} | {} |\n", f.code, core::to_string(f.severity), f.title,
                                  f.description, f.next_step);
     }
     return core::ExitCode::pass;

@@ -32,9 +32,9 @@ struct GpuField {
   std::string_view na_reason = {};  // replaces the reason when the value is "N/A"
 };
 
-const std::array<GpuField, 28>& gpu_fields() {
+const std::array<GpuField, 29>& gpu_fields() {
   using core::Gpu;
-  static const std::array<GpuField, 28> kFields = {{
+  static const std::array<GpuField, 29> kFields = {{
       {"name", {"Product Name"}, {"product_name"}, Shape::text,
        [](Gpu& g) -> core::Reading<std::string>& { return g.name; }},
       {"uuid", {"GPU UUID"}, {"uuid"}, Shape::text,
@@ -78,6 +78,8 @@ const std::array<GpuField, 28>& gpu_fields() {
        [](Gpu& g) -> core::Reading<bool>& { return g.ecc_enabled; }},
       {"mig_enabled", {"MIG Mode/Current"}, {"mig_mode/current_mig"}, Shape::enabled,
        [](Gpu& g) -> core::Reading<bool>& { return g.mig_enabled; }, "MIG not supported"},
+      {"performance_state", {"Performance State"}, {"performance_state"}, Shape::text,
+       [](Gpu& g) -> core::Reading<std::string>& { return g.performance_state; }},
       {"virtualization_mode", {"GPU Virtualization Mode/Virtualization Mode"},
        {"gpu_virtualization_mode/virtualization_mode"}, Shape::text,
        [](Gpu& g) -> core::Reading<std::string>& { return g.virtualization_mode; }},

@@ -76,6 +76,7 @@ ordered_json gpu_json(const core::Gpu& gpu) {
     f.put("mig_enabled", gpu.mig_enabled);
     f.put("virtualization_mode", gpu.virtualization_mode);
     f.put("fabric_state", gpu.fabric_state);
+    f.put("performance_state", gpu.performance_state);
     f.put("idle", gpu.idle);
     f.put("clocks_event_reasons", gpu.clocks_event_reasons);
     f.put("remapped_rows_correctable", gpu.memory_health.remapped_rows_correctable);

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <fstream>
+#include <sstream>
+
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -98,4 +101,27 @@ TEST(Cli, SimListNamesEveryProfileAndFault) {
                            "gpu-missing", "numa-misplaced"}) {
     EXPECT_NE(r.out.find(name), std::string::npos) << name;
   }
+}
+
+TEST(Cli, FindingsDocIsGeneratedFromTheCatalogue) {
+  const auto r = run_cli({"findings", "--markdown"});
+  ASSERT_EQ(r.exit_code, 0);
+  std::ifstream in(std::string(GPUVET_DOCS) + "/findings.md");
+  std::ostringstream doc;
+  doc << in.rdbuf();
+  EXPECT_EQ(doc.str(), r.out) << "docs/findings.md is stale: regenerate with gpuvet findings --markdown > docs/findings.md";
+}
+
+TEST(Cli, UnverifiableExpectationMakesTheVerdictIncomplete) {
+  // A pasted topo -m has no memory sizes: --expect-memory cannot be checked, so no pass.
+  const auto r = run_cli({"analyze", "--expect-memory", "80", fixture("topo/8x-a100-sxm4-40gb-nv12-17nic-1numa.txt")});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("Not verified"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("INCOMPLETE"), std::string::npos) << r.out;
+}
+
+TEST(Cli, ExpectMemoryBelowIsAFail) {
+  const auto r = run_cli({"analyze", "--json", "--expect-memory", "80", fixture("smi-q/8x-a100-sxm4-40gb-nvidia-smi-a.txt")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("memory_below_advertised"), std::string::npos);
 }
