@@ -218,6 +218,7 @@ core::Gpu render_gpu(const SimState& state, const SimGpu& s, int index) {
   g.fabric_state = fabric_reported ? core::Reading<std::string>(std::string("Completed"))
                                    : core::Reading<std::string>::absent("N/A: no NVSwitch fabric manager state on this machine");
   g.idle = false;  // simulated GPUs run a load: P0, no idle clocks-event reason
+  g.performance_state = std::string("P0");
   g.clocks_event_reasons = std::vector<std::string>{};
   g.nvlinks = render_ports(state, s);
   core::MemoryHealth& h = g.memory_health;
