@@ -25,9 +25,21 @@ class Fields {
     if (reading) {
       object_[key] = *reading;
     } else {
-      object_[key] = nullptr;
-      absent_[key] = reading.reason();
+      absent(key, reading.reason());
     }
+  }
+  // An array or object field rendered by the caller: null plus the reason when unknown.
+  template <class T, class Render>
+  void put_with(const char* key, const core::Reading<T>& reading, Render render) {
+    if (reading) {
+      object_[key] = render(*reading);
+    } else {
+      absent(key, reading.reason());
+    }
+  }
+  void absent(const char* key, const std::string& reason) {
+    object_[key] = nullptr;
+    absent_[key] = reason;
   }
 
  private:
@@ -38,13 +50,14 @@ class Fields {
 ordered_json nvlink_json(const core::NvLinkPort& port) {
   ordered_json j;
   j["link"] = port.link;
-  Fields f(j);
-  f.put("active", port.active);
-  f.put("version", port.version);
-  f.put("speed_gbps", port.speed_gbps);
-  if (port.remote) j["remote"] = std::string(core::to_string(*port.remote));
-  else f.put("remote", core::Reading<std::string>::absent(port.remote.reason()));
-  f.put("remote_pci_bus_id", port.remote_pci_bus_id);
+  {
+    Fields f(j);
+    f.put("active", port.active);
+    f.put("version", port.version);
+    f.put("speed_gbps", port.speed_gbps);
+    f.put_with("remote", port.remote, [](core::NvLinkRemote r) { return std::string(core::to_string(r)); });
+    f.put("remote_pci_bus_id", port.remote_pci_bus_id);
+  }
   return j;
 }
 
@@ -86,19 +99,16 @@ ordered_json gpu_json(const core::Gpu& gpu) {
     f.put("retired_pages_sbe", gpu.memory_health.retired_pages_sbe);
     f.put("retired_pages_dbe", gpu.memory_health.retired_pages_dbe);
     f.put("retired_pages_pending", gpu.memory_health.retired_pages_pending);
-    if (gpu.nvlinks) {
-      ordered_json ports = ordered_json::array();
-      for (const auto& port : *gpu.nvlinks) ports.push_back(nvlink_json(port));
-      j["nvlinks"] = ports;
-    } else {
-      f.put("nvlinks", core::Reading<int>::absent(gpu.nvlinks.reason()));
-    }
+    f.put_with("nvlinks", gpu.nvlinks, [](const std::vector<core::NvLinkPort>& ports) {
+      ordered_json out = ordered_json::array();
+      for (const auto& port : ports) out.push_back(nvlink_json(port));
+      return out;
+    });
   }
   return j;
 }
 
 ordered_json links_json(const core::Machine& machine) {
-  if (!machine.links) return nullptr;
   const auto& m = *machine.links;
   ordered_json j;
   ordered_json labels = ordered_json::array();
@@ -117,19 +127,19 @@ ordered_json links_json(const core::Machine& machine) {
 ordered_json nic_json(const core::Nic& nic) {
   ordered_json j;
   j["label"] = nic.label;
-  Fields f(j);
-  f.put("name", nic.name);
-  f.put("rate_gbit_s", nic.rate_gbit_s);
-  f.put("state", nic.state);
-  f.put("link_layer", nic.link_layer);
-  f.put("pci_bus_id", nic.pci_bus_id);
-  f.put("numa_node", nic.numa_node);
-  if (nic.gpu_proximity) {
-    ordered_json prox = ordered_json::array();
-    for (const auto& link : *nic.gpu_proximity) prox.push_back(core::to_string(link));
-    j["gpu_proximity"] = prox;
-  } else {
-    f.put("gpu_proximity", core::Reading<int>::absent(nic.gpu_proximity.reason()));
+  {
+    Fields f(j);
+    f.put("name", nic.name);
+    f.put("rate_gbit_s", nic.rate_gbit_s);
+    f.put("state", nic.state);
+    f.put("link_layer", nic.link_layer);
+    f.put("pci_bus_id", nic.pci_bus_id);
+    f.put("numa_node", nic.numa_node);
+    f.put_with("gpu_proximity", nic.gpu_proximity, [](const std::vector<core::Link>& links) {
+      ordered_json out = ordered_json::array();
+      for (const auto& link : links) out.push_back(core::to_string(link));
+      return out;
+    });
   }
   return j;
 }
@@ -174,27 +184,25 @@ std::string render_json(const MachineReport& report) {
     interconnect["headline"] = ic.headline;
     interconnect["gpu_bandwidth_gbps"] = ic.gpu_bandwidth_gbps ? ordered_json(*ic.gpu_bandwidth_gbps) : ordered_json(nullptr);
     j["interconnect"] = interconnect;
-    j["links"] = links_json(machine);
-    if (!machine.links) f.put("links", core::Reading<int>::absent(machine.links.reason()));
-    if (machine.nics) {
-      ordered_json nics = ordered_json::array();
-      for (const auto& nic : *machine.nics) nics.push_back(nic_json(nic));
-      j["nics"] = nics;
-    } else {
-      f.put("nics", core::Reading<int>::absent(machine.nics.reason()));
-    }
-    if (machine.numa_nodes) {
-      ordered_json nodes = ordered_json::array();
-      for (const auto& node : *machine.numa_nodes) {
+    f.put_with("links", machine.links, [&](const core::LinkMatrix&) { return links_json(machine); });
+    f.put_with("nics", machine.nics, [](const std::vector<core::Nic>& nics) {
+      ordered_json out = ordered_json::array();
+      for (const auto& nic : nics) out.push_back(nic_json(nic));
+      return out;
+    });
+    f.put_with("numa_nodes", machine.numa_nodes, [](const std::vector<core::NumaNode>& nodes) {
+      ordered_json out = ordered_json::array();
+      for (const auto& node : nodes) {
         ordered_json n;
         n["id"] = node.id;
-        n["cpus"] = node.cpus ? ordered_json(*node.cpus) : ordered_json(nullptr);
-        nodes.push_back(n);
+        {
+          Fields nf(n);
+          nf.put("cpus", node.cpus);
+        }
+        out.push_back(n);
       }
-      j["numa_nodes"] = nodes;
-    } else {
-      f.put("numa_nodes", core::Reading<int>::absent(machine.numa_nodes.reason()));
-    }
+      return out;
+    });
   }
   ordered_json findings = ordered_json::array();
   for (const auto& finding : report.assessment.findings) findings.push_back(finding_json(finding));
