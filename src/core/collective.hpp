@@ -1,0 +1,51 @@
+// A run of an NCCL collective benchmark (nccl-tests all_reduce_perf etc., or gpuvet's own
+// probe): one row per message size, in nccl-tests vocabulary (algbw, busbw, #wrong).
+// Bandwidths are GB/s = 1e9 B/s, as nccl-tests prints them.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/reading.hpp"
+
+namespace gpuvet::core {
+
+struct CollectiveResult {
+  Reading<double> time_us;
+  Reading<double> algbw_gbps;
+  Reading<double> busbw_gbps;
+  Reading<std::int64_t> wrong;  // absent when the run did not check ("N/A" with -c 0)
+};
+
+struct CollectiveRow {
+  std::uint64_t size_bytes = 0;
+  Reading<std::uint64_t> count;     // elements
+  Reading<std::string> type;        // "float"
+  Reading<std::string> redop;       // "sum"; absent for all_gather and old column sets
+  Reading<int> root;                // -1 where not applicable
+  CollectiveResult out_of_place;
+  CollectiveResult in_place;
+};
+
+struct CollectiveRun {
+  std::string op;                          // "all_reduce", "all_gather", "alltoall", ... (nccl-tests names)
+  Reading<int> ranks;                      // total ranks (GPUs) in the communicator
+  Reading<int> nodes;                      // distinct hosts, when the log names them
+  Reading<std::string> nccl_version;
+  std::vector<std::string> device_names;   // per rank, as "Using devices" lists them (may be empty)
+  std::vector<CollectiveRow> rows;
+  Reading<double> printed_avg_busbw_gbps;  // "# Avg bus bandwidth" as nccl-tests printed it
+  std::string source;                      // "nccl-tests (<file>)"
+  std::vector<std::string> notes;
+};
+
+// Mean of every busbw the table holds (out-of-place and in-place), which is how nccl-tests
+// computes its "Avg bus bandwidth"; absent when the table has none.
+Reading<double> average_busbw_gbps(const CollectiveRun& run);
+// Largest busbw in the table (either column).
+Reading<double> peak_busbw_gbps(const CollectiveRun& run);
+// Sum of #wrong over rows that checked; absent when no row did.
+Reading<std::int64_t> wrong_total(const CollectiveRun& run);
+
+}  // namespace gpuvet::core
