@@ -60,6 +60,19 @@ const std::vector<FindingInfo>& finding_catalog() {
        "An InfiniBand/RoCE port (from /sys/class/infiniband) is not ACTIVE, or links at a lower rate "
        "than the machine's other NICs: inter-node collectives through it fail or slow down.",
        "Check ibstat / ibv_devinfo and the cable or switch port; ask the provider to fix the link."},
+      {"busbw_below_expected", Severity::fail, "Collective bandwidth below the envelope",
+       "An NCCL collective's peak busbw at the plateau (messages of 1 GiB and more) is below 90 % "
+       "(warn) or 80 % (fail) of what healthy machines of this fabric and architecture reach.",
+       "Rerun nccl-tests with -b 8 -e 16G -f 2; run gpuvet inspect for links down or PCIe/NUMA faults; "
+       "bisect with 2- and 4-GPU runs to find the slow GPU or link."},
+      {"collective_wrong_results", Severity::fail, "Collective returned wrong results",
+       "nccl-tests counted wrong elements (#wrong): data was corrupted between GPUs.",
+       "Rerun with -c 1; check Xid events and NVLink/PCIe error counters; ask for the GPU or "
+       "baseboard to be replaced."},
+      {"collective_not_judged", Severity::info, "Collective not judged",
+       "A collective run could not be compared with an envelope: multi-node, no published numbers "
+       "for this fabric, unknown GPU model or rank count, or messages too small for the plateau.",
+       "Give nvidia-smi topo -m and -q of the same machine, and run up to 8-16 GiB."},
       {"row_remap_pending", Severity::fail, "Row remapping pending",
        "A GPU has remapped a memory row but the remap only takes effect after a GPU reset.",
        "Reset the GPU (nvidia-smi -r, or reboot) before use, then check again."},

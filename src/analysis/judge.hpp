@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/assessment.hpp"
+#include "core/collective.hpp"
 #include "core/gpu_model.hpp"
 #include "core/machine.hpp"
 
@@ -29,5 +30,11 @@ core::InterconnectSummary classify_interconnect(const core::Machine& machine, co
 // inventory, memory, card class, NUMA, links, health); a rule that cannot decide is silent.
 core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
                                const Expectations& expect);
+
+// Adds a CollectiveSummary per run to `assessment.collectives`, judged against the envelope of
+// `machine` (or, when the machine is not described, of what the log's device list implies), and
+// the findings busbw_below_expected, collective_wrong_results and collective_not_judged.
+void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
+                       const core::Catalog& catalog, core::Assessment& assessment);
 
 }  // namespace gpuvet::analysis

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/collective.hpp"
 #include "core/finding.hpp"
 #include "core/reading.hpp"
 
@@ -30,6 +31,8 @@ struct Assessment {
   // Expectations the user stated that the machine picture could not confirm or refute (e.g.
   // --expect-memory when no source reports memory). Any entry makes the verdict incomplete.
   std::vector<std::string> unverified;
+  // One entry per collective benchmark run that was judged (nccl-tests logs, gpuvet nccl).
+  std::vector<CollectiveSummary> collectives;
 };
 
 }  // namespace gpuvet::core

@@ -40,6 +40,22 @@ struct CollectiveRun {
   std::vector<std::string> notes;
 };
 
+// What the judge makes of one run: the numbers a buyer compares and the envelope it expected.
+struct CollectiveSummary {
+  std::string op;
+  std::string source;
+  Reading<int> ranks;
+  Reading<int> nodes;
+  Reading<double> printed_avg_busbw_gbps;
+  Reading<double> avg_busbw_gbps;        // recomputed from the table
+  Reading<double> peak_busbw_gbps;
+  Reading<std::uint64_t> peak_size_bytes;
+  Reading<std::uint64_t> max_size_bytes;
+  Reading<std::int64_t> wrong;
+  Reading<double> expected_busbw_gbps;   // large-message busbw the machine should reach
+  std::string expected_basis;            // how the expectation was derived (or why there is none)
+};
+
 // Mean of every busbw the table holds (out-of-place and in-place), which is how nccl-tests
 // computes its "Avg bus bandwidth"; absent when the table has none.
 Reading<double> average_busbw_gbps(const CollectiveRun& run);

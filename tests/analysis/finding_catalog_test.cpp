@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/finding_catalog.hpp"
+#include "test_collectives.hpp"
 #include "test_machines.hpp"
 
 namespace gpuvet::analysis::testing {
@@ -33,6 +34,12 @@ TEST(FindingCatalog, EveryEmittedCodeIsCatalogued) {
       EXPECT_FALSE(f.next_step.empty()) << entry.name << ": " << f.code;
       emitted.insert(f.code);
     }
+  }
+  for (const auto& f : collective_gallery_findings()) {
+    const FindingInfo* info = find_finding_info(f.code);
+    ASSERT_NE(info, nullptr) << f.code;
+    EXPECT_LE(static_cast<int>(f.severity), static_cast<int>(info->severity)) << f.code;
+    emitted.insert(f.code);
   }
   // And the gallery reaches every catalogued code, so the catalogue holds nothing dead.
   for (const auto& info : finding_catalog()) EXPECT_TRUE(emitted.count(info.code)) << "never emitted: " << info.code;

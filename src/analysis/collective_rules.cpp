@@ -1,0 +1,140 @@
+// Judges collective benchmark runs (nccl-tests logs, later gpuvet's own probe) against the
+// envelope of the machine they ran on: busbw at the plateau, wrong results, and why a run
+// could not be judged.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "analysis/collective_envelope.hpp"
+#include "analysis/judge.hpp"
+#include "analysis/rule_support.hpp"
+
+namespace gpuvet::analysis {
+
+namespace {
+
+// Below this size busbw has not reached its plateau on NVLink machines: 256 MiB is too small on
+// H100 (nccl-tests#212); healthy machines plateau at 8-16 GiB (perf-anchors.md section 0).
+constexpr std::uint64_t kPlateauBytes = 1ull << 30;
+constexpr double kWarnRatio = 0.90;  // below 90 % of the envelope: warn
+constexpr double kFailRatio = 0.80;  // below 80 %: fail
+
+const core::GpuModel* common_model(const std::vector<const core::GpuModel*>& models) {
+  if (models.empty() || models[0] == nullptr) return nullptr;
+  for (const auto* m : models) {
+    if (m != models[0]) return nullptr;
+  }
+  return models[0];
+}
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes >= (1ull << 30)) return fmt::format("{:g} GiB", static_cast<double>(bytes) / (1ull << 30));
+  if (bytes >= (1ull << 20)) return fmt::format("{:g} MiB", static_cast<double>(bytes) / (1ull << 20));
+  return fmt::format("{} B", bytes);
+}
+
+struct Fabric {
+  const core::GpuModel* model = nullptr;
+  core::InterconnectClass cls = core::InterconnectClass::unknown;
+  core::Reading<double> per_gpu_gbps = core::Reading<double>::absent("machine not described");
+  std::string inferred;  // non-empty when the fabric comes from the log alone
+};
+
+// The fabric the run used: the machine picture when one was given, else what the log's device
+// list implies (8 SXM GPUs of an NVSwitch-generation model on one node are an HGX board).
+Fabric fabric_for(const core::CollectiveRun& run, const core::Machine& machine, const core::Catalog& catalog,
+                  const core::InterconnectSummary& ic) {
+  Fabric f;
+  if (!machine.gpus.empty()) {
+    f.model = common_model(match_models(machine, catalog));
+    f.cls = ic.cls;
+    f.per_gpu_gbps = ic.gpu_bandwidth_gbps;
+    return f;
+  }
+  std::vector<const core::GpuModel*> models;
+  for (const auto& name : run.device_names) models.push_back(catalog.match(name));
+  f.model = common_model(models);
+  const int ranks = run.ranks.value_or(0);
+  if (f.model != nullptr && f.model->form_factor == "sxm" && f.model->nvlink_links >= 8 && ranks == 8 &&
+      run.nodes.value_or(1) == 1 && f.model->nvlink_link_gbps) {
+    f.cls = core::InterconnectClass::nvswitch_full_mesh;
+    f.per_gpu_gbps = f.model->nvlink_links * *f.model->nvlink_link_gbps;
+    f.inferred = fmt::format("inferred from the log: 8x {} on one node is an HGX board with NVSwitch; ",
+                             f.model->display_name);
+  }
+  return f;
+}
+
+core::CollectiveSummary summarize(const core::CollectiveRun& run) {
+  core::CollectiveSummary s;
+  s.op = run.op;
+  s.source = run.source;
+  s.ranks = run.ranks;
+  s.nodes = run.nodes;
+  s.printed_avg_busbw_gbps = run.printed_avg_busbw_gbps;
+  s.avg_busbw_gbps = core::average_busbw_gbps(run);
+  s.peak_busbw_gbps = core::peak_busbw_gbps(run);
+  s.wrong = core::wrong_total(run);
+  s.max_size_bytes = core::Reading<std::uint64_t>::absent("empty table");
+  for (const auto& row : run.rows) {
+    if (!s.max_size_bytes || row.size_bytes > *s.max_size_bytes) s.max_size_bytes = row.size_bytes;
+    for (const auto* r : {&row.out_of_place, &row.in_place}) {
+      if (r->busbw_gbps && s.peak_busbw_gbps && *r->busbw_gbps == *s.peak_busbw_gbps) s.peak_size_bytes = row.size_bytes;
+    }
+  }
+  return s;
+}
+
+// busbw_below_expected, or collective_not_judged saying why; nullopt when the run is fine.
+std::optional<core::Finding> judge_busbw(const std::string& what, const core::CollectiveSummary& s,
+                                         const BusbwExpectation& env) {
+  if (!env.busbw_gbps || !s.peak_busbw_gbps) {
+    return make_finding("collective_not_judged", core::Severity::info, {},
+                        fmt::format("{}: busbw not judged: {}", what, s.expected_basis));
+  }
+  if (!s.max_size_bytes || *s.max_size_bytes < kPlateauBytes) {
+    return make_finding("collective_not_judged", core::Severity::info, {},
+                        fmt::format("{}: the largest message is {}, too small to reach the busbw plateau; "
+                                    "run up to 8-16 GiB (-e 16G) to compare with the expected {} GB/s",
+                                    what, s.max_size_bytes ? size_text(*s.max_size_bytes) : "unknown",
+                                    format_gbps(*env.busbw_gbps)));
+  }
+  const double ratio = *s.peak_busbw_gbps / *env.busbw_gbps;
+  if (ratio >= kWarnRatio) return std::nullopt;
+  auto f = make_finding("busbw_below_expected", ratio < kFailRatio ? core::Severity::fail : core::Severity::warn, {},
+                        fmt::format("{}: peak busbw {} GB/s is {:.0f} % of the {} GB/s this machine should reach",
+                                    what, format_gbps(*s.peak_busbw_gbps), ratio * 100, format_gbps(*env.busbw_gbps)));
+  f.evidence = {{"measured peak busbw", format_gbps(*s.peak_busbw_gbps) + " GB/s"},
+                {"expected busbw", format_gbps(*env.busbw_gbps) + " GB/s"},
+                {"basis", s.expected_basis}};
+  return f;
+}
+
+}  // namespace
+
+void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
+                       const core::Catalog& catalog, core::Assessment& assessment) {
+  for (const auto& run : runs) {
+    auto s = summarize(run);
+    const Fabric fabric = fabric_for(run, machine, catalog, assessment.interconnect);
+    const int ranks = run.ranks.value_or(0);
+    auto env = ranks > 0 ? expected_busbw(run.op, ranks, run.nodes.value_or(1), fabric.model, fabric.per_gpu_gbps, fabric.cls)
+                         : BusbwExpectation{core::Reading<double>::absent("rank count not in the log"),
+                                            "rank count not in the log"};
+    s.expected_busbw_gbps = env.busbw_gbps;
+    s.expected_basis = fabric.inferred + env.basis;
+    const std::string what = fmt::format("{} on {} ranks ({})", run.op, ranks > 0 ? std::to_string(ranks) : "?", run.source);
+
+    if (s.wrong && *s.wrong > 0) {
+      auto f = make_finding("collective_wrong_results", core::Severity::fail, {},
+                            fmt::format("{}: {} wrong elements: the GPUs or links corrupt data", what, *s.wrong));
+      f.evidence = {{"#wrong", std::to_string(*s.wrong)}};
+      assessment.findings.push_back(std::move(f));
+    }
+    if (auto f = judge_busbw(what, s, env)) assessment.findings.push_back(std::move(*f));
+    assessment.collectives.push_back(std::move(s));
+  }
+}
+
+}  // namespace gpuvet::analysis
