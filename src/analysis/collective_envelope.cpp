@@ -48,8 +48,12 @@ BusbwExpectation expected_busbw(std::string_view op, int ranks, int nodes, const
     return out;
   };
   if (nodes > 1) return none("multi-node run: busbw is set by the NICs between nodes, which the log does not describe");
+  if (cls == core::InterconnectClass::unknown) {
+    return none("the machine's interconnect is unknown: give nvidia-smi topo -m and nvidia-smi -q of the same "
+                "machine (a log alone is enough only for 8 SXM GPUs of a known model on one node)");
+  }
   if (cls != core::InterconnectClass::nvswitch_full_mesh) {
-    return none(fmt::format("no published envelope for {} collectives yet (only NVSwitch machines are judged)",
+    return none(fmt::format("no published envelope for {} machines yet (only NVSwitch machines are judged)",
                             core::to_string(cls)));
   }
   if (model == nullptr) return none("GPU model unknown or mixed");

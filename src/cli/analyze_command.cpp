@@ -22,16 +22,25 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
   auto expect = to_expectations(options.expect);
   if (!expect) return expect.error();
   std::vector<core::Machine> parts;
+  std::vector<core::CollectiveRun> runs;
   for (const auto& file : options.files) {
     auto text = platform::read_user_file(file);
     if (!text) return text.error();
-    auto part = parsers::parse_input(*text, file);
-    if (!part) return part.error();
-    parts.push_back(std::move(part).value());
+    auto parsed = parsers::parse_file(*text, file);
+    if (!parsed) return parsed.error();
+    if (parsed->machine) parts.push_back(std::move(*parsed.value().machine));
+    if (parsed->collective) runs.push_back(std::move(*parsed.value().collective));
   }
-  auto machine = parsers::merge_machines(parts);
-  if (!machine) return machine.error();
-  return judge_and_render("analyze", *machine, *expect, options.json, streams);
+  core::Machine machine;
+  if (parts.empty()) {
+    machine.source = "no machine description given (only benchmark logs)";
+    machine.notes.push_back("give nvidia-smi topo -m and nvidia-smi -q of the same machine to judge it");
+  } else {
+    auto merged = parsers::merge_machines(parts);
+    if (!merged) return merged.error();
+    machine = std::move(merged).value();
+  }
+  return judge_and_render("analyze", machine, *expect, options.json, streams, runs);
 }
 
 }  // namespace
@@ -41,7 +50,8 @@ void add_analyze_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
       "analyze",
       "Judge a machine from pasted outputs: nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, "
-      "nvidia-smi nvlink -s (formats are detected; several files of one machine are merged)");
+      "nvidia-smi nvlink -s, and nccl-tests logs (text or -J JSON) run on it. Formats are detected; "
+      "several files of one machine are merged");
   cmd->add_option("files", options->files, "Files with pasted tool output")->required()->check(CLI::ExistingFile);
   cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1) instead of text");
   add_expect_options(*cmd, options->expect);

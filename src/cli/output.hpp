@@ -10,6 +10,7 @@
 namespace gpuvet::cli {
 
 core::ExitCode judge_and_render(const std::string& command, const core::Machine& machine,
-                                const analysis::Expectations& expect, bool json, Streams& streams);
+                                const analysis::Expectations& expect, bool json, Streams& streams,
+                                const std::vector<core::CollectiveRun>& runs = {});
 
 }  // namespace gpuvet::cli

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "parsers/nccl_tests_parser.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
 
@@ -42,6 +43,14 @@ bool is_nvlink_status(std::string_view, const std::vector<Line>& lines) {
   return false;
 }
 
+bool is_nccl_tests_json(std::string_view text, const std::vector<Line>&) {
+  const auto body = trim(text);
+  return !body.empty() && body.front() == '{' && body.find("\"results\"") != std::string_view::npos &&
+         body.find("bus") != std::string_view::npos;
+}
+
+bool is_nccl_tests_text(std::string_view text, const std::vector<Line>&) { return looks_like_nccl_tests(text); }
+
 struct Detector {
   InputFormat format;
   bool (*matches)(std::string_view text, const std::vector<Line>& lines);
@@ -53,6 +62,8 @@ constexpr Detector kDetectors[] = {
     {InputFormat::smi_query_text, is_smi_query_text},
     {InputFormat::topo_matrix, is_topo_matrix},
     {InputFormat::nvlink_status, is_nvlink_status},
+    {InputFormat::nccl_tests_json, is_nccl_tests_json},
+    {InputFormat::nccl_tests_text, is_nccl_tests_text},
 };
 
 }  // namespace
@@ -63,6 +74,8 @@ std::string_view to_string(InputFormat format) {
     case InputFormat::smi_query_text: return "smi_query_text";
     case InputFormat::smi_query_xml: return "smi_query_xml";
     case InputFormat::nvlink_status: return "nvlink_status";
+    case InputFormat::nccl_tests_text: return "nccl_tests_text";
+    case InputFormat::nccl_tests_json: return "nccl_tests_json";
     case InputFormat::unknown: return "unknown";
   }
   return "unknown";

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "parsers/input_format.hpp"
+#include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvlink_status_parser.hpp"
 #include "parsers/smi_query_text_parser.hpp"
 #include "parsers/smi_query_xml_parser.hpp"
@@ -17,11 +18,33 @@ core::Result<core::Machine> parse_input(std::string_view text, const std::string
     case InputFormat::smi_query_text: return parse_smi_query_text(text, file_name);
     case InputFormat::smi_query_xml: return parse_smi_query_xml(text, file_name);
     case InputFormat::nvlink_status: return parse_nvlink_status(text, file_name);
+    case InputFormat::nccl_tests_text:
+    case InputFormat::nccl_tests_json:
+      return core::input_error(file_name + ": nccl-tests output is a benchmark run, not a machine description");
     case InputFormat::unknown: break;
   }
   return core::input_error(fmt::format(
       "{}: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x or nvidia-smi nvlink -s output)",
       file_name));
+}
+
+core::Result<ParsedFile> parse_file(std::string_view text, const std::string& file_name) {
+  const auto format = detect_format(text);
+  if (format == InputFormat::nccl_tests_text || format == InputFormat::nccl_tests_json) {
+    auto run = format == InputFormat::nccl_tests_text ? parse_nccl_tests(text, file_name)
+                                                      : parse_nccl_tests_json(text, file_name);
+    if (!run) return run.error();
+    return ParsedFile{std::nullopt, std::move(run).value()};
+  }
+  auto machine = parse_input(text, file_name);
+  if (!machine) {
+    if (format != InputFormat::unknown) return machine.error();
+    return core::input_error(fmt::format(
+        "{}: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, nvidia-smi "
+        "nvlink -s, or nccl-tests output)",
+        file_name));
+  }
+  return ParsedFile{std::move(machine).value(), std::nullopt};
 }
 
 }  // namespace gpuvet::parsers

@@ -5,6 +5,9 @@
 #include <string>
 #include <string_view>
 
+#include <optional>
+
+#include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 
@@ -13,6 +16,16 @@ namespace gpuvet::parsers {
 // detect_format() then parse_topo_matrix, parse_smi_query_text, parse_smi_query_xml or
 // parse_nvlink_status. An unrecognised text gives a bad_input Error:
 // "<file>: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, ...)".
+// nccl-tests logs are not machine descriptions: they give an error here (use parse_file).
 core::Result<core::Machine> parse_input(std::string_view text, const std::string& file_name);
+
+// What one pasted file holds: a description of the machine, or a benchmark run on it.
+struct ParsedFile {
+  std::optional<core::Machine> machine;
+  std::optional<core::CollectiveRun> collective;
+};
+
+// parse_input for machine views, parse_nccl_tests / parse_nccl_tests_json for nccl-tests output.
+core::Result<ParsedFile> parse_file(std::string_view text, const std::string& file_name);
 
 }  // namespace gpuvet::parsers

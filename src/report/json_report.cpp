@@ -157,6 +157,26 @@ ordered_json finding_json(const core::Finding& finding) {
   return j;
 }
 
+ordered_json collective_json(const core::CollectiveSummary& c) {
+  ordered_json j;
+  j["op"] = c.op;
+  j["source"] = c.source;
+  {
+    Fields f(j);
+    f.put("ranks", c.ranks);
+    f.put("nodes", c.nodes);
+    f.put("avg_busbw_gbps", c.avg_busbw_gbps);
+    f.put("printed_avg_busbw_gbps", c.printed_avg_busbw_gbps);
+    f.put("peak_busbw_gbps", c.peak_busbw_gbps);
+    f.put("peak_size_bytes", c.peak_size_bytes);
+    f.put("max_size_bytes", c.max_size_bytes);
+    f.put("wrong", c.wrong);
+    f.put("expected_busbw_gbps", c.expected_busbw_gbps);
+  }
+  j["expected_basis"] = c.expected_basis;
+  return j;
+}
+
 }  // namespace
 
 std::string render_json(const MachineReport& report) {
@@ -207,6 +227,9 @@ std::string render_json(const MachineReport& report) {
   ordered_json findings = ordered_json::array();
   for (const auto& finding : report.assessment.findings) findings.push_back(finding_json(finding));
   j["findings"] = findings;
+  ordered_json collectives = ordered_json::array();
+  for (const auto& c : report.assessment.collectives) collectives.push_back(collective_json(c));
+  j["collectives"] = collectives;
   j["unverified"] = report.assessment.unverified;
   j["notes"] = machine.notes;
   return j.dump(2) + "\n";

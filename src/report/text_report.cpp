@@ -128,6 +128,32 @@ std::string verdict_line(const MachineReport& report, bool color) {
   return line + ")\n";
 }
 
+std::string gbps_cell(const core::Reading<double>& r) { return r ? fmt::format("{:.2f}", *r) : "n/a"; }
+
+std::string size_cell(const core::Reading<std::uint64_t>& bytes) {
+  if (!bytes) return "n/a";
+  const double b = static_cast<double>(*bytes);
+  if (*bytes >= (1ull << 30)) return fmt::format("{:g} GiB", b / (1ull << 30));
+  if (*bytes >= (1ull << 20)) return fmt::format("{:g} MiB", b / (1ull << 20));
+  if (*bytes >= (1ull << 10)) return fmt::format("{:g} KiB", b / (1ull << 10));
+  return fmt::format("{} B", *bytes);
+}
+
+std::string collectives_block(const std::vector<core::CollectiveSummary>& runs) {
+  TextTable table({"Op", "Ranks", "Nodes", "Avg busbw printed/recomputed", "Peak busbw (size)", "Expected",
+                   "#wrong", "Source"});
+  std::string bases;
+  for (const auto& c : runs) {
+    table.add_row({c.op, show(c.ranks), show(c.nodes),
+                   fmt::format("{} / {} GB/s", gbps_cell(c.printed_avg_busbw_gbps), gbps_cell(c.avg_busbw_gbps)),
+                   fmt::format("{} GB/s ({})", gbps_cell(c.peak_busbw_gbps), size_cell(c.peak_size_bytes)),
+                   c.expected_busbw_gbps ? fmt::format("{:.0f} GB/s", *c.expected_busbw_gbps) : "n/a", show(c.wrong),
+                   c.source});
+    bases += fmt::format("  {} expected: {}\n", c.op, c.expected_basis);
+  }
+  return table.render(2) + bases;
+}
+
 }  // namespace
 
 std::string render_text(const MachineReport& report, const TextOptions& options) {
@@ -143,11 +169,19 @@ std::string render_text(const MachineReport& report, const TextOptions& options)
     out += fmt::format(" (of {} attached)", *m.attached_gpus);
   }
   out += "\n\n";
-  out += gpu_table(m);
-  out += "\nTopology (nvidia-smi topo -m terms: NV# = # bonded NVLinks; PIX/PXB/PHB/NODE/SYS = PCIe paths)\n";
-  out += link_matrix(m);
-  out += "\nNICs\n" + nic_table(m);
-  out += interconnect_block(report.assessment);
+  if (m.gpus.empty()) {
+    out += "Machine: not described (give nvidia-smi topo -m and nvidia-smi -q of the same machine to judge it)\n";
+  } else {
+    out += gpu_table(m);
+    out += "\nTopology (nvidia-smi topo -m terms: NV# = # bonded NVLinks; PIX/PXB/PHB/NODE/SYS = PCIe paths)\n";
+    out += link_matrix(m);
+    out += "\nNICs\n" + nic_table(m);
+    out += interconnect_block(report.assessment);
+  }
+  if (!report.assessment.collectives.empty()) {
+    out += "\nCollectives (nccl-tests; busbw in GB/s = 1e9 B/s as nccl-tests prints it)\n";
+    out += collectives_block(report.assessment.collectives);
+  }
   out += "\nFindings\n" + findings_block(report.assessment.findings, options.color);
   if (!report.assessment.unverified.empty()) {
     out += "\nNot verified (the verdict cannot be pass)\n";

@@ -125,3 +125,23 @@ TEST(Cli, ExpectMemoryBelowIsAFail) {
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("memory_below_advertised"), std::string::npos);
 }
+
+TEST(Cli, AnalyzeNcclTestsLogAddsCollectives) {
+  const auto r = run_cli({"analyze", "--json", fixture("nccl/8x-a100-sxm4-40gb-nvswitch-allreduce-superbench.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json::parse(r.out);
+  ASSERT_EQ(j["collectives"].size(), 1u);
+  const auto& c = j["collectives"][0];
+  EXPECT_EQ(c["op"], "all_reduce");
+  EXPECT_EQ(c["ranks"], 8);
+  EXPECT_NEAR(c["avg_busbw_gbps"].get<double>(), 68.4048, 0.001);
+  EXPECT_NEAR(c["peak_busbw_gbps"].get<double>(), 235.26, 1e-9);
+  EXPECT_TRUE(c["wrong"].is_null());  // validation was off (-c 0): unknown, not zero
+  EXPECT_NEAR(c["expected_busbw_gbps"].get<double>(), 230.0, 0.01);
+}
+
+TEST(Cli, NcclTestsLogAloneIsNotAMachine) {
+  const auto r = run_cli({"analyze", fixture("nccl/2x-rtx2080ti-pcie-allreduce-autodl.txt")});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Machine: not described"), std::string::npos) << r.out;
+}

@@ -36,6 +36,11 @@ std::vector<Golden> goldens() {
       {"inspect-h100-nvlink-down.json", {"inspect", "--sim", "hgx-h100-8x", "--fault", "nvlink-down:gpu=3,link=2", "--json"}, 1},
       {"analyze-8x-h800-topo.txt", {"analyze", fixture("topo/8x-h800-or-a800-nv8-4nic-2numa-no-gpu-numa-id.txt")}, 0},
       {"analyze-8x-v100-query.json", {"analyze", "--json", fixture("smi-q/8x-v100-sxm2-16gb-nvidia-smi-q.txt")}, 0},
+      {"analyze-8x-a100-topo-query-nccl.txt",
+       {"analyze", fixture("topo/8x-a100-sxm4-40gb-nv12-17nic-1numa.txt"), fixture("smi-q/8x-a100-sxm4-40gb-nvidia-smi-a.txt"),
+        fixture("nccl/8x-a100-sxm4-40gb-nvswitch-allreduce-superbench.txt"),
+        fixture("nccl/8x-a100-sxm4-40gb-nvswitch-alltoall-superbench.txt")},
+       0},
   };
 }
 

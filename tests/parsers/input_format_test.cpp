@@ -41,12 +41,18 @@ TEST(InputFormat, OtherTextIsUnknown) {
   const char* texts[] = {
       "",
       "\x7f" "ELF\x02\x01",
-      "# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592\n#  Rank  0 Group  0 Pid 1 on host device  0 [0x07] NVIDIA A100\n",
       "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-2)\n",  // nvidia-smi -L
       "P2P Connectivity Matrix\n     D\\D     0     1\n     0\t     1     1\n",
       "GPU0 X PHB\n",  // a row without its header
   };
   for (const char* t : texts) EXPECT_EQ(detect_format(t), InputFormat::unknown) << t;
+}
+
+TEST(InputFormat, NcclTestsHeaderIsNcclTests) {
+  EXPECT_EQ(detect_format("# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592\n"
+                          "#  Rank  0 Group  0 Pid 1 on host device  0 [0x07] NVIDIA A100\n"),
+            InputFormat::nccl_tests_text);
+  EXPECT_EQ(detect_format("{\"results\": [{\"busbw\": 1}]}"), InputFormat::nccl_tests_json);
 }
 
 TEST(InputFormat, DetectorsCoverTheirMarkers) {
