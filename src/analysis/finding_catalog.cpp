@@ -44,9 +44,10 @@ const std::vector<FindingInfo>& finding_catalog() {
        "for inference (info: it works, but NVLink and FP64 are paid for and unused), or different "
        "card classes mixed in one machine (warn).",
        "Check the workload against the card: training at scale wants NVLink/NVSwitch and HBM."},
-      {"pcie_link_degraded", Severity::warn, "PCIe link below its capability",
-       "A GPU's PCIe link runs narrower than it can (width), or at a lower generation while the GPU "
-       "is busy (idle GPUs lower the generation to save power, so idle ones are not judged).",
+      {"pcie_link_degraded", Severity::fail, "PCIe link below its capability",
+       "A GPU's PCIe link runs narrower than it can (fail: lanes never downshift at idle), or at a "
+       "lower generation while the GPU is busy (warn; idle GPUs lower the generation to save power, "
+       "so idle ones are not judged).",
        "Reseat the card or riser; check nvidia-smi -q 'GPU Link Info' under load and lspci -vv LnkSta."},
       {"nvlink_down", Severity::fail, "NVLink links down",
        "An NVLink port that the GPU model should have active is inactive, or a GPU has fewer bonded "

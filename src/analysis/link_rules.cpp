@@ -32,6 +32,9 @@ std::vector<core::Finding> check_pcie(const RuleContext& ctx) {
     std::vector<std::string> problems;
     auto f = make_finding("pcie_link_degraded", Severity::warn, {gpu.index}, "");
     if (l.width_current && l.width_max && *l.width_current < *l.width_max) {
+      // Lanes do not downshift at idle: a narrow link is a seating, riser or slot fault and
+      // halves (or worse) host<->device bandwidth.
+      f.severity = Severity::fail;
       problems.push_back(fmt::format("x{} of x{} lanes", *l.width_current, *l.width_max));
       f.evidence.emplace_back("width_current", fmt::format("x{}", *l.width_current));
       f.evidence.emplace_back("width_max", fmt::format("x{}", *l.width_max));
@@ -177,12 +180,56 @@ void check_mesh_counts(const RuleContext& ctx, const std::vector<int>& already, 
   }
 }
 
+// NV# against the catalogue: on an NVSwitch mesh each GPU should bond all its links to every
+// peer (NV18 on H100), on a direct mesh its links should add up over its peers. A uniform
+// shortfall (NV6 on every pair of an H100 board) has no odd GPU out, so only the catalogue
+// shows it.
+void check_catalogue_links(const RuleContext& ctx, std::vector<core::Finding>& out) {
+  const core::Machine& m = ctx.machine;
+  const auto cls = ctx.interconnect.cls;
+  if (!m.links || (cls != core::InterconnectClass::nvswitch_full_mesh &&
+                   cls != core::InterconnectClass::nvlink_direct_full_mesh)) {
+    return;
+  }
+  std::vector<int> named;
+  for (const auto& f : out) {
+    if (f.code == "nvlink_down") named.insert(named.end(), f.gpus.begin(), f.gpus.end());
+  }
+  const core::LinkMatrix& links = *m.links;
+  std::map<std::pair<int, int>, std::vector<int>> short_gpus;  // (bonded, expected) -> GPU indices
+  for (int a = 0; a < links.size() && a < static_cast<int>(m.gpus.size()); ++a) {
+    const core::GpuModel* model = ctx.models[static_cast<size_t>(a)];
+    const int index = m.gpus[static_cast<size_t>(a)].index;
+    if (model == nullptr || model->form_factor != "sxm" || model->nvlink_links <= 0) continue;
+    if (std::find(named.begin(), named.end(), index) != named.end()) continue;
+    int bonded = 0;
+    for (int b = 0; b < links.size(); ++b) {
+      if (a == b) continue;
+      const int nv = links.at(a, b).nvlink_count;
+      bonded = cls == core::InterconnectClass::nvswitch_full_mesh ? std::max(bonded, nv) : bonded + nv;
+    }
+    if (bonded < model->nvlink_links) short_gpus[{bonded, model->nvlink_links}].push_back(index);
+  }
+  for (const auto& [counts, gpus] : short_gpus) {
+    const auto [bonded, expected] = counts;
+    const bool via_switch = cls == core::InterconnectClass::nvswitch_full_mesh;
+    auto f = make_finding("nvlink_down", Severity::fail, gpus,
+                          fmt::format("{} {} {} NVLinks where the model has {}: {} link{} per GPU down or disabled",
+                                      describe_gpus(gpus), gpus.size() == 1 ? "bonds" : "bond", bonded, expected,
+                                      expected - bonded, expected - bonded == 1 ? "" : "s"));
+    f.evidence = {{via_switch ? "NV# to each peer (through NVSwitch)" : "NVLinks over all peers", std::to_string(bonded)},
+                  {"expected", fmt::format("{} (catalogue)", expected)}};
+    out.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 std::vector<core::Finding> check_links(const RuleContext& ctx) {
   auto out = check_pcie(ctx);
   const auto named = check_ports(ctx, out);
   check_mesh_counts(ctx, named, out);
+  check_catalogue_links(ctx, out);
   return out;
 }
 

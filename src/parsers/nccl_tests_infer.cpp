@@ -272,7 +272,7 @@ core::Reading<int> infer_nccl_ranks(const std::string& op, const std::vector<cor
     return core::Reading<int>::absent("the log lists no ranks (no \"Rank N ... on HOST\" lines)");
   }
   const auto n = ranks_range(s->bus, *iv);
-  if (!n || std::isinf(n->hi) || std::ceil(n->lo - 1e-9) != std::floor(n->hi + 1e-9)) {
+  if (!n || n->hi > 1e6 || std::ceil(n->lo - 1e-9) != std::floor(n->hi + 1e-9)) {
     return core::Reading<int>::absent("the log lists no ranks and busbw/algbw does not pin them down");
   }
   const int ranks = static_cast<int>(std::ceil(n->lo - 1e-9));

@@ -65,7 +65,7 @@ core::CollectiveResult read_result(const Json& row, const char* key, const std::
   const Json* w = member(*g, "nwrong");
   if (w == nullptr || w->is_null()) {
     r.wrong = core::Reading<std::int64_t>::absent("not checked (validation off, -c 0): nwrong is null");
-  } else if (w->is_number() && w->get<double>() >= 0) {
+  } else if (w->is_number() && w->get<double>() >= 0 && w->get<double>() < 9e18) {
     r.wrong = static_cast<std::int64_t>(w->get<double>() + 0.5);
   } else {
     throw JsonError{at + ".nwrong", "expected a count or null"};
@@ -90,7 +90,7 @@ core::CollectiveRow read_row(const Json& row, const std::string& where) {
   const Json* root = member(row, "root");
   if (root != nullptr && root->is_string()) {
     const auto v = parse_nccl_number(trim(root->get<std::string>()));
-    if (!v) throw JsonError{where + ".root", "expected an integer in a string"};
+    if (!v || *v < -1e9 || *v > 1e9) throw JsonError{where + ".root", "expected an integer in a string"};
     r.root = static_cast<int>(*v);
   } else if (root != nullptr && root->is_number_integer()) {
     r.root = root->get<int>();
@@ -117,7 +117,12 @@ void read_config(const Json& doc, core::CollectiveRun& run) {
     if (host != nullptr && host->is_string()) hosts.insert(host->get<std::string>());
   }
   if (!hosts.empty()) run.nodes = static_cast<int>(hosts.size());
-  if (threads == nullptr || gpus == nullptr || !threads->is_number_integer() || !gpus->is_number_integer()) return;
+  auto small = [](const Json* v) { return v != nullptr && v->is_number_integer() && v->get<long long>() >= 1 && v->get<long long>() <= 4096; };
+  if (!small(threads) || !small(gpus) || threads->get<long long>() * gpus->get<long long>() *
+                                                static_cast<long long>(devices->size()) > 1 << 24) {
+    run.ranks = core::Reading<int>::absent("config.nthreads/ngpus missing or out of range");
+    return;
+  }
   const int per_process = threads->get<int>() * gpus->get<int>();
   run.ranks = per_process * static_cast<int>(devices->size());
   if (per_process == 1) {

@@ -1,6 +1,7 @@
 // Text output of nccl-tests -> core::CollectiveRun. Header lines as printed by nccl-tests
 // src/util.cu writeDeviceReport/writeResultFooter (NVIDIA/nccl-tests a0b82b2) and by older
 // src/common.cu ("#   Rank  0 Pid ... on HOST device 0 [0x00] NAME", no Group).
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -33,7 +34,7 @@ struct Header {
 
 std::optional<int> to_int(const std::string& s) {
   const auto v = parse_nccl_number(s);
-  if (!v || *v != static_cast<double>(static_cast<long long>(*v))) return std::nullopt;
+  if (!v || *v < -1e9 || *v > 1e9 || *v != std::floor(*v)) return std::nullopt;
   return static_cast<int>(*v);
 }
 

@@ -72,7 +72,7 @@ core::Result<core::CollectiveResult> parse_group(const std::vector<std::string>&
     return r;
   }
   const auto w = parse_nccl_number(wrong);
-  if (!w || *w < 0) {
+  if (!w || *w < 0 || *w > 9e18) {
     return core::input_error(std::string(which) + " #wrong '" + wrong + "' is neither a count nor N/A");
   }
   if (columns.error_column) {
@@ -168,7 +168,11 @@ core::Result<core::CollectiveRow> parse_nccl_row(const std::vector<std::string>&
   const size_t expected_lead = columns.known ? 3 + (columns.has_redop ? 1 : 0) + (columns.has_root ? 1 : 0) : 0;
   const size_t min_lead = columns.known ? expected_lead - (columns.has_redop ? 1 : 0) : 3;
   const size_t max_lead = columns.known ? expected_lead : 5;
-  if (n < 2 * group + min_lead || n > 2 * group + max_lead) {
+  // One cell short is a blank redop only if the cell after type is a number (root or time).
+  const bool short_by_one = columns.known && n == 2 * group + min_lead && min_lead < max_lead;
+  const bool bad_count = n < 2 * group + min_lead || n > 2 * group + max_lead ||
+                         (short_by_one && !parse_nccl_number(cells[3]));
+  if (bad_count) {
     return core::input_error("expected " + std::to_string(2 * group + max_lead) + " cells (" +
                              std::to_string(2 * group) + " after size/count/type" +
                              std::string(columns.known && columns.has_redop ? "/redop" : "") +

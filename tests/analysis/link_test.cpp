@@ -20,12 +20,12 @@ std::vector<core::NvLinkPort> ports(int count, int inactive_from) {
   return out;
 }
 
-TEST(PcieDegraded, NarrowLinkWarns) {
+TEST(PcieDegraded, NarrowLinkFails) {
   auto m = machine(2, kH100);
   m.gpus[1].pcie = {5, 5, 8, 16};
   const auto f = with_code(judge(m), "pcie_link_degraded");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].severity, Severity::warn);
+  EXPECT_EQ(f[0].severity, Severity::fail);
   EXPECT_EQ(f[0].gpus, std::vector<int>{1});
   EXPECT_EQ(f[0].message, "GPU 1 PCIe link runs at x8 of x16 lanes");
 }
@@ -159,6 +159,25 @@ TEST(NvLinkDown, PortsAndMatrixDoNotReportTheSameGpuTwice) {
   const auto f = with_code(judge(m), "nvlink_down");
   ASSERT_EQ(f.size(), 1u);
   EXPECT_NE(f[0].message.find("link 17"), std::string::npos);
+}
+
+TEST(NvLinkDown, UniformShortfallAgainstTheCatalogueFails) {
+  // Every pair NV6 on an 8x H100 NVSwitch board: no odd GPU out, but 12 of 18 links are missing.
+  auto m = machine(8, kH100);
+  m.links = nv_mesh(8, 6);
+  m.nvswitch_present = true;
+  const auto f = with_code(judge(m), "nvlink_down");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);
+  EXPECT_EQ(f[0].gpus.size(), 8u);
+  EXPECT_NE(f[0].message.find("6 NVLinks where the model has 18"), std::string::npos) << f[0].message;
+  // The healthy board and a direct mesh that adds up (4x NV6 = 18 per GPU) stay silent.
+  auto healthy = machine(8, kH100);
+  healthy.links = nv_mesh(8, 18);
+  EXPECT_TRUE(with_code(judge(healthy), "nvlink_down").empty());
+  auto direct = machine(4, kH100);
+  direct.links = nv_mesh(4, 6);
+  EXPECT_TRUE(with_code(judge(direct), "nvlink_down").empty());
 }
 
 }  // namespace
