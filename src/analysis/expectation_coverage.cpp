@@ -12,6 +12,13 @@ std::vector<std::string> unverified_expectations(const RuleContext& ctx) {
   if (ctx.expect.interconnect && ctx.interconnect.cls == core::InterconnectClass::unknown) {
     out.push_back(fmt::format("--expect {}: the interconnect class could not be determined ({})",
                               core::to_string(*ctx.expect.interconnect), ctx.interconnect.reasoning));
+  } else if (ctx.expect.interconnect && ctx.interconnect.inferred) {
+    out.push_back(fmt::format("--expect {}: the interconnect is only inferred ({})",
+                              core::to_string(*ctx.expect.interconnect), ctx.interconnect.reasoning));
+  }
+  if (ctx.expect.gpu_count && input_trimmed(m)) {
+    out.push_back(fmt::format("--expect-gpus {}: the input was trimmed and does not list every GPU",
+                              *ctx.expect.gpu_count));
   }
   if (ctx.expect.memory_gib) {
     for (const auto& gpu : m.gpus) {

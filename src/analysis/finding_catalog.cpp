@@ -53,6 +53,11 @@ const std::vector<FindingInfo>& finding_catalog() {
        "An NVLink port that the GPU model should have active is inactive, or a GPU has fewer bonded "
        "NVLinks to its peers than the machine's other GPUs.",
        "Run nvidia-smi nvlink -s and -e; ask the provider to reseat or replace the GPU/baseboard."},
+      {"fabric_not_ready", Severity::fail, "NVSwitch fabric not ready",
+       "A GPU reports an NVSwitch fabric state other than Completed (Not Started, In Progress, "
+       "Failure): the fabric manager has not trained the NVLink fabric, so CUDA cannot use NVLink.",
+       "Check nvidia-fabricmanager (systemctl status nvidia-fabricmanager; its log) and that its "
+       "version matches the driver; ask the provider to fix it before use."},
       {"nvlink_not_bridged", Severity::info, "No NVLink bridge fitted",
        "PCIe cards that can take an NVLink bridge have every NVLink port inactive: no bridge is "
        "fitted, so these GPUs talk to each other over PCIe.",

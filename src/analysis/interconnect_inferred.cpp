@@ -93,6 +93,7 @@ core::InterconnectSummary classify_without_matrix(const View& v) {
   if (hgx4) {
     core::InterconnectSummary s;
     s.cls = InterconnectClass::nvlink_direct_full_mesh;
+    s.inferred = true;
     s.reasoning = fmt::format(
         "inferred, not observed: 4 {} GPUs with no NVSwitch fabric state; HGX 4-GPU boards join them in a direct "
         "NVLink mesh (give nvidia-smi topo -m to confirm)",

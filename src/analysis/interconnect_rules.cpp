@@ -44,7 +44,8 @@ std::vector<core::Finding> check_interconnect(const RuleContext& ctx) {
 
   // An unknown class cannot be compared with the claim; interconnect_class says what was missing.
   const auto& expected = ctx.expect.interconnect;
-  if (!expected || ic.cls == core::InterconnectClass::unknown) return out;
+  // Neither can an inferred one: the claim stays unverified (expectation_coverage.cpp).
+  if (!expected || ic.cls == core::InterconnectClass::unknown || ic.inferred) return out;
   const bool full_mesh = ic.cls == core::InterconnectClass::nvswitch_full_mesh ||
                          ic.cls == core::InterconnectClass::nvlink_direct_full_mesh;
   const bool ok = ctx.expect.interconnect_any_nvlink_mesh ? full_mesh : ic.cls == *expected;

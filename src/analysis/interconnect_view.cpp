@@ -54,6 +54,12 @@ Reading<double> min_reading(const Reading<double>& a, const Reading<double>& b) 
 
 std::string switch_evidence(const View& v) {
   if (known_true(v.machine.nvswitch_present)) return "the source reports NVSwitch devices";
+  const auto& gpus = v.machine.gpus;
+  if (!gpus.empty() && std::all_of(gpus.begin(), gpus.end(), [](const core::Gpu& g) {
+        return g.fabric_state && contains_nocase(*g.fabric_state, "completed");
+      })) {
+    return "the NVSwitch fabric manager reports state Completed on every GPU";
+  }
   for (const auto& gpu : v.machine.gpus) {
     if (!gpu.nvlinks) continue;
     for (const auto& port : *gpu.nvlinks) {

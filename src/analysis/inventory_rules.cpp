@@ -17,22 +17,19 @@ using core::Gpu;
 using core::Severity;
 
 // True when a machine note says the input does not show every GPU.
-bool input_trimmed(const core::Machine& m) {
-  return std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& note) {
-    return contains_nocase(note, "elided") || contains_nocase(note, "trimmed") || contains_nocase(note, "omitted") ||
-           contains_nocase(note, "truncated");
-  });
-}
-
 std::vector<core::Finding> check_missing(const RuleContext& ctx) {
   std::vector<core::Finding> out;
   const core::Machine& m = ctx.machine;
   const int listed = static_cast<int>(m.gpus.size());
   const bool trimmed = input_trimmed(m);
   if (m.attached_gpus && *m.attached_gpus > listed) {
+    // Only gaps below the highest listed index are known GPUs; past it, a driver that renumbers
+    // (NVML does) gives the missing card's index to a present one.
+    int highest = -1;
+    for (const auto& g : m.gpus) highest = std::max(highest, g.index);
     std::vector<int> absent;
     for (int i = 0; i < *m.attached_gpus; ++i) {
-      if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
+      if (core::position_of_gpu(m, i) < 0 && (trimmed || i < highest)) absent.push_back(i);
     }
     const std::string notes = fmt::format("{}", fmt::join(m.notes, "; "));
     core::Finding f =
@@ -44,7 +41,9 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
                                fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
     if (trimmed) f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
     f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(listed)}};
-    if (trimmed) f.evidence.emplace_back("notes", notes);
+    // The driver renumbers the GPUs it can see, so the missing one is named by the notes
+    // (its PCI bus id, from sysfs or the simulator), never by an index a present GPU now holds.
+    if (!m.notes.empty()) f.evidence.emplace_back("notes", notes);
     out.push_back(std::move(f));
   } else if (!m.attached_gpus && !m.gpus.empty()) {
     // No attached count, but gaps in the indices show GPUs the input does not list (trimmed

@@ -223,6 +223,24 @@ void check_catalogue_links(const RuleContext& ctx, std::vector<core::Finding>& o
   }
 }
 
+// The NVSwitch fabric manager must finish training the fabric before CUDA can use NVLink: any
+// state but Completed (Not Started, In Progress, Failure) leaves the GPU without its NVLinks.
+void check_fabric(const RuleContext& ctx, std::vector<core::Finding>& out) {
+  std::vector<int> not_ready;
+  std::vector<std::string> states;
+  for (const auto& gpu : ctx.machine.gpus) {
+    if (!gpu.fabric_state || contains_nocase(*gpu.fabric_state, "completed")) continue;
+    not_ready.push_back(gpu.index);
+    states.push_back(fmt::format("GPU {}: {}", gpu.index, *gpu.fabric_state));
+  }
+  if (not_ready.empty()) return;
+  auto f = make_finding("fabric_not_ready", Severity::fail, not_ready,
+                        fmt::format("{}: NVSwitch fabric state is not Completed, so NVLink is not usable",
+                                    describe_gpus(not_ready)));
+  f.evidence = {{"fabric state", fmt::format("{}", fmt::join(states, "; "))}};
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 std::vector<core::Finding> check_links(const RuleContext& ctx) {
@@ -230,6 +248,7 @@ std::vector<core::Finding> check_links(const RuleContext& ctx) {
   const auto named = check_ports(ctx, out);
   check_mesh_counts(ctx, named, out);
   check_catalogue_links(ctx, out);
+  check_fabric(ctx, out);
   return out;
 }
 

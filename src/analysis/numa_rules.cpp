@@ -1,6 +1,7 @@
 // NUMA placement: GPUs and NICs spread unevenly over the sockets, and GPUs whose reported NUMA
 // node contradicts their PCIe neighbours or their CPU affinity.
 #include <algorithm>
+#include <set>
 #include <map>
 
 #include <fmt/format.h>
@@ -10,6 +11,24 @@
 
 namespace gpuvet::analysis {
 namespace {
+
+// Every GPU pair SYS while the GPUs share one NUMA node: the hypervisor flattened the topology.
+bool pcie_tree_hidden(const core::Machine& m) {
+  if (!m.links || m.links->size() < 2) return false;
+  std::set<int> nodes;
+  for (const auto& g : m.gpus) {
+    if (!g.numa_node) return false;
+    nodes.insert(*g.numa_node);
+  }
+  if (nodes.size() != 1) return false;
+  const auto& l = *m.links;
+  for (int a = 0; a < l.size(); ++a) {
+    for (int b = a + 1; b < l.size(); ++b) {
+      if (l.at(a, b).kind != core::LinkKind::sys) return false;
+    }
+  }
+  return true;
+}
 
 using core::LinkKind;
 using core::Severity;
@@ -89,6 +108,9 @@ std::vector<core::Finding> check_imbalance(const RuleContext& ctx) {
       out.push_back(std::move(f));
     }
   }
+  // A VM that hides the PCIe tree shows every path as SYS, even on one NUMA node (the 4x A10
+  // fixture): SYS then says nothing about sockets.
+  if (pcie_tree_hidden(m)) return out;
   std::vector<int> far;
   for (size_t p = 0; p < m.gpus.size(); ++p) {
     std::optional<LinkKind> nearest;

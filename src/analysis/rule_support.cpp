@@ -158,4 +158,11 @@ bool contains_nocase(std::string_view haystack, std::string_view needle) {
   return it != haystack.end();
 }
 
+bool input_trimmed(const core::Machine& m) {
+  return std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& note) {
+    return contains_nocase(note, "elided") || contains_nocase(note, "trimmed") || contains_nocase(note, "omitted") ||
+           contains_nocase(note, "truncated");
+  });
+}
+
 }  // namespace gpuvet::analysis

@@ -54,6 +54,8 @@ std::string pcie_label(const core::Gpu& gpu, const core::GpuModel* model);
 std::optional<std::set<int>> parse_cpulist(std::string_view text);
 // Case-insensitive substring search.
 bool contains_nocase(std::string_view haystack, std::string_view needle);
+// True when a source note says the input leaves GPUs out (elided, trimmed, omitted, truncated).
+bool input_trimmed(const core::Machine& m);
 // True when the reading is known and true.
 inline bool known_true(const core::Reading<bool>& r) { return r.known() && r.value(); }
 

@@ -23,6 +23,7 @@ struct InterconnectSummary {
   std::string reasoning;                   // why this class, in one or two sentences
   Reading<double> gpu_bandwidth_gbps;      // per GPU per direction the fabric should deliver
   std::string headline;                    // "8x H100, NVSwitch full mesh: 450 GB/s per GPU ..."
+  bool inferred = false;                   // a likely class, not observed: cannot confirm a claim
 };
 
 struct Assessment {

@@ -180,5 +180,18 @@ TEST(NvLinkDown, UniformShortfallAgainstTheCatalogueFails) {
   EXPECT_TRUE(with_code(judge(direct), "nvlink_down").empty());
 }
 
+
+TEST(FabricNotReady, StateOtherThanCompletedFailsNamingTheGpu) {
+  auto m = machine(8, kH100);
+  m.links = nv_mesh(8, 18);
+  for (auto& g : m.gpus) g.fabric_state = std::string("Completed");
+  EXPECT_TRUE(with_code(judge(m), "fabric_not_ready").empty());
+  m.gpus[6].fabric_state = std::string("In Progress");
+  const auto f = with_code(judge(m), "fabric_not_ready");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::fail);
+  EXPECT_EQ(f[0].gpus, std::vector<int>{6});
+}
+
 }  // namespace
 }  // namespace gpuvet::analysis::testing

@@ -118,5 +118,18 @@ TEST(NumaMisplaced, CpuAffinityAgainstNodeCpus) {
   EXPECT_TRUE(with_code(judge(m), "gpu_numa_misplaced").empty());
 }
 
+
+TEST(NumaImbalance, FlattenedVmTopologySaysNothingAboutSockets) {
+  // 4x A10 VM (real fixture 4x-a10-pcie-sys-2nic.txt): every path SYS on one NUMA node.
+  auto m = machine(4, kRtx4090);
+  m.links = pcie_matrix(4, core::LinkKind::sys);
+  for (auto& g : m.gpus) g.numa_node = 0;
+  core::Nic nic0;
+  nic0.label = "NIC0";
+  nic0.gpu_proximity = std::vector<core::Link>(4, pcie(core::LinkKind::sys));
+  m.nics = std::vector<core::Nic>{nic0};
+  EXPECT_TRUE(with_code(judge(m), "numa_imbalance").empty());
+}
+
 }  // namespace
 }  // namespace gpuvet::analysis::testing

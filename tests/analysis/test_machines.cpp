@@ -134,6 +134,7 @@ std::vector<GalleryEntry> gallery() {
     broken.gpus[0].memory_total_mib = 40960;
     broken.gpus[0].pcie = {5, 5, 8, 16};
     broken.attached_gpus = 9;
+    broken.gpus[5].fabric_state = std::string("In Progress");
     out.push_back({"hgx-h100-broken", broken, {}});
   }
   {
