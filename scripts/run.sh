@@ -4,16 +4,19 @@
 # `gpuvet inspect` (e.g. --json, --expect nvswitch).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/build.sh >/dev/null || { echo "run.sh: build failed (run scripts/build.sh to see why)" >&2; exit 5; }
+echo "run.sh: installing dependencies and building (the first build takes several minutes)..." >&2
+bash scripts/build.sh >&2 || { echo "run.sh: build failed" >&2; exit 5; }
 gpuvet=build/default/src/cli/gpuvet
 
 "$gpuvet" inspect "$@"
 rc=$?
 if [ "$rc" -eq 4 ]; then
-  echo
-  echo "== No usable NVIDIA driver on this machine: showing the built-in simulated 8x H100 SXM server (profile hgx-h100-8x) instead. =="
-  echo "== Every number below is simulated, not measured. =="
-  echo
+  {
+    echo
+    echo "== No usable NVIDIA driver on this machine: showing the built-in simulated 8x H100 SXM server (profile hgx-h100-8x) instead. =="
+    echo "== Every number below is simulated, not measured. =="
+    echo
+  } >&2
   "$gpuvet" inspect --sim hgx-h100-8x "$@"
   rc=$?
 fi

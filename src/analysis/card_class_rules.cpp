@@ -43,6 +43,8 @@ std::vector<core::Finding> check_card_class(const RuleContext& ctx) {
                                         "FP64 are paid for and unused",
                                         describe_gpus(members), members.size() == 1 ? "is" : "are", labels[i]));
       f.evidence = {{"card_class", cls_name}, {"workload", workload}};
+      f.next_step = "If the workload is inference only, an offer of inference cards (L40S, L4, H20 class) may cost "
+                    "less for the same throughput.";
       out.push_back(std::move(f));
     }
   }

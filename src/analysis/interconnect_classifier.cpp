@@ -128,12 +128,20 @@ core::InterconnectSummary classify_from_matrix(const View& v, const core::LinkMa
     } else {
       // A pasted topo -m names no model: the link count still bounds the bandwidth. NVLink 2-4
       // carry 25 GB/s per link per direction and NVLink 5 carries 50 (perf-anchors.md 1.1).
-      const bool named = v.gpu(0) != nullptr && v.gpu(0)->name.known();
+      bool any_unnamed = false;
+      bool any_uncatalogued = false;
+      for (int p = 0; p < v.n; ++p) {
+        const bool has_name = v.gpu(p) != nullptr && v.gpu(p)->name.known();
+        any_unnamed = any_unnamed || !has_name;
+        any_uncatalogued = any_uncatalogued || (has_name && v.model(p) == nullptr);
+      }
       s.headline = fmt::format(
           "{}, NVSwitch full mesh, {} NVLinks per GPU: {} GB/s per GPU per direction at 25 GB/s per link "
           "(NVLink 2-4), {} on NVLink 5; {}",
           inventory_label(v), fewest_links, fewest_links * 25, fewest_links * 50,
-          named ? "the model is not in the catalogue" : "give nvidia-smi -q too to pin the model");
+          any_uncatalogued ? "a GPU model is not in the catalogue"
+          : any_unnamed    ? "give nvidia-smi -q of every GPU to pin the model"
+                           : "the per-link rate is unknown");
     }
     return s;
   }

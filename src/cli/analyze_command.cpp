@@ -26,7 +26,7 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
   for (const auto& file : options.files) {
     auto text = platform::read_user_file(file);
     if (!text) return text.error();
-    auto parsed = parsers::parse_file(*text, file);
+    auto parsed = parsers::parse_file(*text, file == "-" ? "<stdin>" : file);
     if (!parsed) return parsed.error();
     if (parsed->machine) parts.push_back(std::move(*parsed.value().machine));
     if (parsed->collective) runs.push_back(std::move(*parsed.value().collective));
@@ -52,7 +52,10 @@ void add_analyze_command(CLI::App& app, Action& action) {
       "Judge a machine from pasted outputs: nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, "
       "nvidia-smi nvlink -s, and nccl-tests logs (text or -J JSON) run on it. Formats are detected; "
       "several files of one machine are merged");
-  cmd->add_option("files", options->files, "Files with pasted tool output")->required()->check(CLI::ExistingFile);
+  cmd->add_option("files", options->files, "Files with pasted tool output (- reads standard input)")
+      ->required()
+      ->check(CLI::Validator(
+          [](std::string& path) { return path == "-" ? std::string() : CLI::ExistingFile(path); }, "FILE|-", "file"));
   cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1) instead of text");
   add_expect_options(*cmd, options->expect);
   cmd->callback([options, &action] {

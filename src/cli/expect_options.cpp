@@ -3,14 +3,33 @@
 
 namespace gpuvet::cli {
 
+namespace {
+
+// CLI11's PositiveNumber prints its whole double range on failure; say what is wanted instead.
+CLI::Validator positive(const char* what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string {
+        try {
+          std::size_t used = 0;
+          const double v = std::stod(text, &used);
+          if (used == text.size() && v > 0) return {};
+        } catch (const std::exception&) {
+        }
+        return std::string("expected ") + what + ", got '" + text + "'";
+      },
+      what, "positive");
+}
+
+}  // namespace
+
 void add_expect_options(CLI::App& command, ExpectOptions& options) {
   command.add_option("--expect", options.interconnect,
                      "Interconnect you were promised: nvswitch, nvlink (any NVLink full mesh), pcie, "
                      "or a class name (nvswitch_full_mesh, nvlink_direct_full_mesh, nvlink_partial, pcie_only)");
   command.add_option("--expect-memory", options.memory_gib, "Memory per GPU you were promised, in GiB (e.g. 80)")
-      ->check(CLI::PositiveNumber);
+      ->check(positive("GiB above 0"));
   command.add_option("--expect-gpus", options.gpu_count, "Number of GPUs you were promised")
-      ->check(CLI::PositiveNumber);
+      ->check(positive("a whole number of GPUs, 1 or more"));
   command.add_option("--workload", options.workload, "What the machine is for: train or infer")
       ->check(CLI::IsMember({"train", "infer"}));
 }

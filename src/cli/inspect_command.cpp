@@ -1,7 +1,6 @@
 // gpuvet inspect: this machine (NVML + sysfs) or a simulated one, judged.
 #include <ostream>
 
-#include "backends/nvml/nvml_reader.hpp"
 #include "backends/sim/simulator.hpp"
 #include "cli/commands.hpp"
 #include "cli/expect_options.hpp"
@@ -33,11 +32,14 @@ core::Result<core::Machine> simulated_machine(const InspectOptions& options) {
 core::Result<core::ExitCode> run_inspect(const InspectOptions& options, Streams& streams) {
   auto expect = to_expectations(options.expect);
   if (!expect) return expect.error();
+  if (options.sim_profile.empty() && !platform::FsRoot(options.sysfs_root).exists("/")) {
+    return core::usage_error("--sysfs-root " + options.sysfs_root + ": no such directory");
+  }
   if (!options.faults.empty() && options.sim_profile.empty()) {
     return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
   }
   auto machine = options.sim_profile.empty()
-                     ? probes::read_live_machine({platform::FsRoot(options.sysfs_root), nvml::default_library_name()})
+                     ? probes::read_live_machine({platform::FsRoot(options.sysfs_root), probes::default_nvml_library()})
                      : simulated_machine(options);
   if (!machine) {
     if (machine.error().kind != core::ErrorKind::environment) return machine.error();

@@ -9,6 +9,8 @@
 
 namespace gpuvet::probes {
 
+std::string default_nvml_library() { return nvml::default_library_name(); }
+
 core::Result<core::Machine> read_live_machine(const LiveSources& sources) {
   auto machine = nvml::read_machine(sources.nvml_library);
   if (!machine) {

@@ -14,6 +14,9 @@ struct LiveSources {
   std::string nvml_library;  // soname or path of libnvidia-ml
 };
 
+// The NVML library to load: $GPUVET_NVML_LIBRARY, else libnvidia-ml.so.1.
+std::string default_nvml_library();
+
 // Errors are environment errors (no driver, no library, no permission). When NVML cannot be
 // used but sysfs shows NVIDIA GPUs, the error says how many, so "driver missing" and
 // "no GPU here" are told apart.

@@ -40,10 +40,13 @@ TEST(Cli, BadExpectValueIsUsageError) {
 
 TEST(Cli, MissingDriverIsEnvironmentError) {
   setenv("GPUVET_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
-  const auto r = run_cli({"inspect", "--sysfs-root", "/nonexistent-root"});
+  const auto r = run_cli({"inspect", "--sysfs-root", fixture("sysfs/workstation")});
   unsetenv("GPUVET_NVML_LIBRARY");
   EXPECT_EQ(r.exit_code, 4) << r.err;
+  // The GPUs on the PCI bus tell "driver missing" apart from "no GPU here".
+  EXPECT_NE(r.err.find("2 NVIDIA GPU(s) on the PCI bus but NVML cannot be used"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("--sim hgx-h100-8x"), std::string::npos) << r.err;
+  EXPECT_EQ(run_cli({"inspect", "--sysfs-root", "/nonexistent-root"}).exit_code, 2);
 }
 
 TEST(Cli, SimulatedDefaultPassesAndSaysItIsSimulated) {
