@@ -2,6 +2,7 @@
 // expectation. Silent for a GPU whose size or model cannot be judged.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -44,7 +45,14 @@ std::optional<Threshold> model_threshold(const core::Gpu& gpu, const core::GpuMo
 }  // namespace
 
 std::vector<core::Finding> check_memory(const RuleContext& ctx) {
-  std::vector<core::Finding> out;
+  // GPUs with the same size short of the same threshold share one finding.
+  struct Shortfall {
+    std::vector<int> gpus;
+    std::vector<Threshold> broken;
+    std::string worst_basis;
+  };
+  std::map<std::pair<std::uint64_t, std::string>, Shortfall> groups;
+  std::vector<std::pair<std::uint64_t, std::string>> order;
   const auto& gpus = ctx.machine.gpus;
   for (size_t p = 0; p < gpus.size(); ++p) {
     const core::Gpu& gpu = gpus[p];
@@ -64,11 +72,20 @@ std::vector<core::Finding> check_memory(const RuleContext& ctx) {
     if (broken.empty()) continue;
     const auto worst = std::max_element(broken.begin(), broken.end(),
                                         [](const Threshold& a, const Threshold& b) { return a.min_mib < b.min_mib; });
-    auto f = make_finding("memory_below_advertised", core::Severity::fail, {gpu.index},
-                          fmt::format("GPU {} has {:.1f} GiB of memory, less than advertised ({})", gpu.index,
-                                      have / 1024, worst->basis));
-    f.evidence.emplace_back("memory_total_mib", std::to_string(*gpu.memory_total_mib));
-    for (const auto& t : broken) {
+    const auto key = std::make_pair(*gpu.memory_total_mib, worst->basis);
+    auto [it, inserted] = groups.try_emplace(key, Shortfall{{}, broken, worst->basis});
+    if (inserted) order.push_back(key);
+    it->second.gpus.push_back(gpu.index);
+  }
+  std::vector<core::Finding> out;
+  for (const auto& key : order) {
+    const Shortfall& g = groups.at(key);
+    auto f = make_finding("memory_below_advertised", core::Severity::fail, g.gpus,
+                          fmt::format("{} {} {:.1f} GiB of memory, less than advertised ({})", describe_gpus(g.gpus),
+                                      g.gpus.size() == 1 ? "has" : "have", static_cast<double>(key.first) / 1024,
+                                      g.worst_basis));
+    f.evidence.emplace_back("memory_total_mib", std::to_string(key.first));
+    for (const auto& t : g.broken) {
       f.evidence.emplace_back("expected_min_mib", fmt::format("{:.0f} ({})", std::floor(t.min_mib), t.basis));
     }
     out.push_back(std::move(f));

@@ -133,6 +133,8 @@ std::vector<core::Finding> check_imbalance(const RuleContext& ctx) {
 
 std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
   std::vector<core::Finding> out;
+  std::vector<std::pair<std::string, std::vector<int>>> affinity_groups;  // message tail -> GPUs
+  std::vector<std::vector<std::pair<std::string, std::string>>> affinity_evidence;
   const core::Machine& m = ctx.machine;
   const int n = static_cast<int>(m.gpus.size());
   for (int p = 0; p < n; ++p) {
@@ -164,17 +166,23 @@ std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
       }
     }
     if (m.nics) {
+      // One finding per GPU, naming every NIC behind its switch that reports another node.
+      std::vector<std::string> nics;
+      std::vector<std::pair<std::string, std::string>> evidence{{fmt::format("GPU {} numa node", gpu.index),
+                                                                 std::to_string(*node)}};
       for (const auto& nic : *m.nics) {
         const auto nn = node_of(nic.numa_node);
         if (!nn || *nn == *node || !nic.gpu_proximity || static_cast<int>(nic.gpu_proximity->size()) <= p) continue;
         const core::Link& l = (*nic.gpu_proximity)[static_cast<size_t>(p)];
         if (!behind_same_switch(l)) continue;
+        nics.push_back(fmt::format("{} on node {} ({})", nic_label(nic), *nn, core::to_string(l)));
+        evidence.emplace_back(fmt::format("{} numa node", nic_label(nic)), std::to_string(*nn));
+      }
+      if (!nics.empty()) {
         auto f = make_finding("gpu_numa_misplaced", Severity::warn, {gpu.index},
-                              fmt::format("GPU {} reports NUMA node {} but shares a PCIe switch ({}) with NIC {} on "
-                                          "node {}",
-                                          gpu.index, *node, core::to_string(l), nic_label(nic), *nn));
-        f.evidence = {{fmt::format("GPU {} numa node", gpu.index), std::to_string(*node)},
-                      {fmt::format("{} numa node", nic_label(nic)), std::to_string(*nn)}};
+                              fmt::format("GPU {} reports NUMA node {} but shares a PCIe switch with {}", gpu.index,
+                                          *node, fmt::join(nics, ", ")));
+        f.evidence = std::move(evidence);
         out.push_back(std::move(f));
       }
     }
@@ -196,14 +204,29 @@ std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
         }
       }
       if (affinity && node_cpus && *affinity != *node_cpus && *affinity != all_cpus) {
-        auto f = make_finding("gpu_numa_misplaced", Severity::warn, {gpu.index},
-                              fmt::format("GPU {} reports NUMA node {} but its CPU affinity is {}, not node {}'s CPUs "
-                                          "{}",
-                                          gpu.index, *node, *gpu.cpu_affinity, *node, node_cpus_text));
-        f.evidence = {{"cpu_affinity", *gpu.cpu_affinity}, {fmt::format("numa node {} cpus", *node), node_cpus_text}};
-        out.push_back(std::move(f));
+        // GPUs of one node with the same wrong affinity share a finding.
+        const std::string message_tail = fmt::format("report{{}} NUMA node {} but {{}} CPU affinity is {}, not node {}'s "
+                                                     "CPUs {}",
+                                                     *node, *gpu.cpu_affinity, *node, node_cpus_text);
+        auto same = std::find_if(affinity_groups.begin(), affinity_groups.end(),
+                                 [&](const auto& g) { return g.first == message_tail; });
+        if (same == affinity_groups.end()) {
+          affinity_groups.push_back({message_tail, {gpu.index}});
+          affinity_evidence.push_back({{"cpu_affinity", *gpu.cpu_affinity},
+                                       {fmt::format("numa node {} cpus", *node), node_cpus_text}});
+        } else {
+          same->second.push_back(gpu.index);
+        }
       }
     }
+  }
+  for (size_t g = 0; g < affinity_groups.size(); ++g) {
+    const auto& [tail, members] = affinity_groups[g];
+    const bool one = members.size() == 1;
+    auto f = make_finding("gpu_numa_misplaced", Severity::warn, members,
+                          describe_gpus(members) + " " + fmt::format(fmt::runtime(tail), one ? "s" : "", one ? "its" : "their"));
+    f.evidence = affinity_evidence[g];
+    out.push_back(std::move(f));
   }
   return out;
 }
