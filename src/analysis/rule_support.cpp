@@ -92,17 +92,24 @@ namespace {
 struct PcieChoice {
   core::Reading<int> gen;
   core::Reading<int> width;
+  bool from_catalogue = false;  // the machine did not report it: the model's capability is assumed
 };
 
 PcieChoice choose_pcie(const core::Gpu& gpu, const core::GpuModel* model) {
   PcieChoice c;
   if (gpu.pcie.gen_max) c.gen = *gpu.pcie.gen_max;
-  else if (model != nullptr && model->pcie_gen > 0) c.gen = model->pcie_gen;
+  else if (model != nullptr && model->pcie_gen > 0) {
+    c.gen = model->pcie_gen;
+    c.from_catalogue = true;
+  }
   else if (gpu.pcie.gen_current) c.gen = *gpu.pcie.gen_current;
   else c.gen = core::Reading<int>::absent("PCIe generation not reported");
   if (gpu.pcie.width_max) c.width = *gpu.pcie.width_max;
   else if (gpu.pcie.width_current) c.width = *gpu.pcie.width_current;
-  else if (model != nullptr && model->pcie_width > 0) c.width = model->pcie_width;
+  else if (model != nullptr && model->pcie_width > 0) {
+    c.width = model->pcie_width;
+    c.from_catalogue = true;
+  }
   else c.width = core::Reading<int>::absent("PCIe width not reported");
   return c;
 }
@@ -120,7 +127,7 @@ core::Reading<double> pcie_gpu_gbps(const core::Gpu& gpu, const core::GpuModel* 
 std::string pcie_label(const core::Gpu& gpu, const core::GpuModel* model) {
   const PcieChoice c = choose_pcie(gpu, model);
   if (!c.gen || !c.width) return "";
-  return fmt::format("Gen{} x{}", *c.gen, *c.width);
+  return fmt::format("Gen{} x{}{}", *c.gen, *c.width, c.from_catalogue ? ", assumed from the catalogue" : "");
 }
 
 std::optional<std::set<int>> parse_cpulist(std::string_view text) {
