@@ -54,6 +54,8 @@ class Params {
   [[nodiscard]] core::Error fail(const std::string& what) const {
     return core::usage_error("fault '" + fault_.text + "': " + what);
   }
+  // Records a failure found after construction; error() returns it.
+  void reject(const std::string& what) { error_ = fail(what); }
 
  private:
   static std::string accepted(const std::vector<std::string>& required, const std::vector<std::string>& optional) {
@@ -68,21 +70,18 @@ class Params {
   std::optional<core::Error> error_;
 };
 
-// GPU indices in faults are the ones NVML shows at that point (after earlier gpu-missing faults).
-std::vector<int> visible_gpus(const SimState& state) {
-  std::vector<int> out;
-  for (std::size_t i = 0; i < state.gpus.size(); ++i) {
-    if (state.gpus[i].present) out.push_back(static_cast<int>(i));
-  }
-  return out;
-}
-
-// Reads gpu=N and returns the original index, or -1 with params.error() set.
+// GPU indices in faults are the profile's (the machine as built), whatever earlier faults did:
+// `--fault gpu-missing:gpu=1 --fault nvlink-down:gpu=7,...` means the profile's GPUs 1 and 7,
+// even though NVML would show the second as GPU 6 once GPU 1 is gone.
+// Reads gpu=N and returns it, or -1 with params.error() set.
 int gpu_param(const SimState& state, Params& params) {
-  const std::vector<int> visible = visible_gpus(state);
-  const int n = params.integer("gpu", 0, static_cast<int>(visible.size()) - 1, "this machine has GPUs");
+  const int n = params.integer("gpu", 0, static_cast<int>(state.gpus.size()) - 1, "this profile has GPUs");
   if (params.error()) return -1;
-  return visible[static_cast<std::size_t>(n)];
+  if (!state.gpus[static_cast<std::size_t>(n)].present) {
+    params.reject(fmt::format("GPU {} was already removed by a gpu-missing fault", n));
+    return -1;
+  }
+  return n;
 }
 
 std::optional<core::Error> nvlink_down(SimState& state, const FaultSpec& fault) {

@@ -69,7 +69,8 @@ std::vector<FaultInfo> list_faults() {
        "(at least one key)."},
       {"gpu-missing", "gpu-missing:gpu=N",
        "GPU N is on the PCI bus but NVML does not enumerate it: it vanishes from the GPU list, "
-       "topology and NIC proximity, the rest are renumbered, attached_gpus keeps the full count."},
+       "topology and NIC proximity, the rest are renumbered as NVML would, attached_gpus keeps the full "
+       "count. In every fault, gpu=N is the profile's GPU N, before any renumbering."},
       {"numa-misplaced", "numa-misplaced:gpu=N,node=K",
        "GPU N reports NUMA node K and that node's CPUs while its PCIe placement stays where it is "
        "(wrong affinity: host copies cross the socket link)."},

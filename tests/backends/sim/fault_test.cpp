@@ -149,15 +149,22 @@ TEST(NumaMisplaced, ChangesReportedNodeAndCpusButNotPlacement) {
   EXPECT_EQ(changes.at("gpu[0].cpu_affinity").second, "56-111,168-223");
 }
 
-TEST(Faults, CombineInOrderWithIndicesAsNvmlShowsThem) {
-  // After GPU 0 vanishes, "gpu=0" names what was GPU 1 (bus 2a).
-  const core::Machine m = faulted("hgx-h100-8x", {"gpu-missing:gpu=0", "nvlink-down:gpu=0,link=5", "pcie-degraded:gpu=0,gen=4"});
+TEST(Faults, CombineInOrderWithTheProfilesIndices) {
+  // gpu=N always names the profile's GPU N: after GPU 0 vanishes, "gpu=1" is still bus 2a,
+  // which NVML then shows as GPU 0.
+  const core::Machine m = faulted("hgx-h100-8x", {"gpu-missing:gpu=0", "nvlink-down:gpu=1,link=5", "pcie-degraded:gpu=1,gen=4"});
   ASSERT_EQ(m.gpus.size(), 7u);
   EXPECT_EQ(m.gpus[0].pci_bus_id.value_or(""), "0000:2a:00.0");
   EXPECT_FALSE(m.gpus[0].nvlinks->at(5).active.value_or(true));
   EXPECT_EQ(m.gpus[0].pcie.gen_current.value_or(0), 4);
   EXPECT_EQ(core::to_string(m.links->at(0, 1)), "NV17");
   EXPECT_EQ(core::to_string(m.links->at(1, 2)), "NV18");
+  // A GPU removed once cannot be removed (or faulted) again.
+  std::vector<sim::FaultSpec> twice;
+  for (const char* text : {"gpu-missing:gpu=1", "gpu-missing:gpu=1"}) twice.push_back(*sim::parse_fault(text));
+  const auto again = sim::simulate_machine("hgx-h100-8x", twice);
+  ASSERT_FALSE(again.ok());
+  EXPECT_NE(again.error().message.find("already removed"), std::string::npos) << again.error().message;
   // Two links down on two GPUs: their pair is min(17, 17) = NV17, others of GPU 1 too.
   const core::Machine two = faulted("hgx-h100-8x", {"nvlink-down:gpu=1,link=0", "nvlink-down:gpu=1,link=1"});
   EXPECT_EQ(core::to_string(two.links->at(1, 4)), "NV16");
