@@ -1,6 +1,9 @@
 // Terminal rendering of a machine report: a GPU table in nvidia-smi's terms, the link matrix
 // as topo -m prints it, NICs, the interconnect verdict in one line, and the findings.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <optional>
 
 #include "report/machine_report.hpp"
 #include "report/text_table.hpp"
@@ -31,14 +34,43 @@ std::string pcie_cell(const core::PcieLink& pcie) {
   return s;
 }
 
-std::string gpu_table(const core::Machine& machine) {
-  TextTable table({"GPU", "Name", "Memory", "Bus Id", "PCIe", "NUMA", "CPU Affinity", "VBIOS", "Board Part Number"});
+// The value every GPU shares, or nullopt when they differ (or there are none).
+std::optional<std::string> shared(const core::Machine& machine, std::string (*get)(const core::Gpu&)) {
+  if (machine.gpus.empty()) return std::nullopt;
+  const std::string first = get(machine.gpus.front());
   for (const auto& gpu : machine.gpus) {
-    table.add_row({std::to_string(gpu.index), show(gpu.name), memory_cell(gpu), show(gpu.pci_bus_id),
-                   pcie_cell(gpu.pcie), show(gpu.numa_node), show(gpu.cpu_affinity), show(gpu.vbios),
-                   show(gpu.board_part_number)});
+    if (get(gpu) != first) return std::nullopt;
   }
-  return table.render();
+  return first;
+}
+
+std::string vbios_of(const core::Gpu& gpu) { return show(gpu.vbios); }
+std::string part_of(const core::Gpu& gpu) { return show(gpu.board_part_number); }
+
+// Columns whose value every GPU shares (the usual case for VBIOS and part number) move to one
+// line under the table, so the table fits a terminal and a differing value stands out.
+std::string gpu_table(const core::Machine& machine) {
+  const auto vbios = shared(machine, vbios_of);
+  const auto part = shared(machine, part_of);
+  std::vector<std::string> header = {"GPU", "Name", "Memory", "Bus Id", "PCIe", "NUMA", "CPU Affinity"};
+  if (!vbios) header.push_back("VBIOS");
+  if (!part) header.push_back("Board Part Number");
+  TextTable table(header);
+  for (const auto& gpu : machine.gpus) {
+    std::vector<std::string> row = {std::to_string(gpu.index), show(gpu.name), memory_cell(gpu), show(gpu.pci_bus_id),
+                                    pcie_cell(gpu.pcie), show(gpu.numa_node), show(gpu.cpu_affinity)};
+    if (!vbios) row.push_back(show(gpu.vbios));
+    if (!part) row.push_back(show(gpu.board_part_number));
+    table.add_row(row);
+  }
+  std::string out = table.render();
+  if (vbios || part) {
+    std::vector<std::string> same;
+    if (vbios) same.push_back("VBIOS " + *vbios);
+    if (part) same.push_back("board part number " + *part);
+    out += fmt::format("All GPUs: {}\n", fmt::join(same, ", "));
+  }
+  return out;
 }
 
 std::string link_matrix(const core::Machine& machine) {
