@@ -1,0 +1,39 @@
+// Copy-bandwidth benchmark results (nvbandwidth, CUDA samples' p2pBandwidthLatencyTest, later
+// gpuvet's own probes): named matrices of GB/s (or µs for latency), N/A cells kept as absences.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/reading.hpp"
+
+namespace gpuvet::core {
+
+struct BandwidthMatrix {
+  // nvbandwidth's testcase key ("host_to_device_memcpy_ce", "device_to_device_memcpy_read_ce",
+  // ...); for p2pBandwidthLatencyTest one of "p2p_unidirectional_p2p_disabled",
+  // "p2p_unidirectional_p2p_enabled", "p2p_bidirectional_p2p_disabled",
+  // "p2p_bidirectional_p2p_enabled", "p2p_latency_gpu_p2p_disabled", "p2p_latency_gpu_p2p_enabled",
+  // "p2p_latency_cpu_p2p_disabled", "p2p_latency_cpu_p2p_enabled".
+  std::string testcase;
+  std::string title;                  // the header line as printed
+  std::string unit = "GB/s";          // "GB/s" (1e9 B/s) or "us"
+  std::vector<std::string> row_labels;     // "0".."7" (GPU index), or "CPU"/"0" for host rows
+  std::vector<std::string> column_labels;
+  std::vector<std::vector<Reading<double>>> values;  // [row][column]; N/A -> absent
+  Reading<double> printed_sum;        // nvbandwidth's "SUM <testcase> X"
+  Reading<std::string> status;        // "WAIVED" or an error the tool printed for this testcase
+};
+
+struct BandwidthRun {
+  std::string tool;                   // "nvbandwidth" or "p2pBandwidthLatencyTest"
+  std::string source;                 // "nvbandwidth (<file>)"
+  Reading<std::string> tool_version;
+  Reading<std::string> driver_version;
+  std::vector<std::string> device_names;          // by CUDA device index
+  Reading<std::vector<std::vector<bool>>> p2p_access;  // [i][j]: device i can access j (p2p test)
+  std::vector<BandwidthMatrix> matrices;
+  std::vector<std::string> notes;     // elided lines, a run that stopped on an assertion, ...
+};
+
+}  // namespace gpuvet::core
