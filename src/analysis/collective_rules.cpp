@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/collective_envelope.hpp"
+#include "analysis/fabric_inference.hpp"
 #include "analysis/judge.hpp"
 #include "analysis/rule_support.hpp"
 
@@ -20,50 +21,10 @@ constexpr std::uint64_t kPlateauBytes = 1ull << 30;
 constexpr double kWarnRatio = 0.90;  // below 90 % of the envelope: warn
 constexpr double kFailRatio = 0.80;  // below 80 %: fail
 
-const core::GpuModel* common_model(const std::vector<const core::GpuModel*>& models) {
-  if (models.empty() || models[0] == nullptr) return nullptr;
-  for (const auto* m : models) {
-    if (m != models[0]) return nullptr;
-  }
-  return models[0];
-}
-
 std::string size_text(std::uint64_t bytes) {
   if (bytes >= (1ull << 30)) return fmt::format("{:g} GiB", static_cast<double>(bytes) / (1ull << 30));
   if (bytes >= (1ull << 20)) return fmt::format("{:g} MiB", static_cast<double>(bytes) / (1ull << 20));
   return fmt::format("{} B", bytes);
-}
-
-struct Fabric {
-  const core::GpuModel* model = nullptr;
-  core::InterconnectClass cls = core::InterconnectClass::unknown;
-  core::Reading<double> per_gpu_gbps = core::Reading<double>::absent("machine not described");
-  std::string inferred;  // non-empty when the fabric comes from the log alone
-};
-
-// The fabric the run used: the machine picture when one was given, else what the log's device
-// list implies (8 SXM GPUs of an NVSwitch-generation model on one node are an HGX board).
-Fabric fabric_for(const core::CollectiveRun& run, const core::Machine& machine, const core::Catalog& catalog,
-                  const core::InterconnectSummary& ic) {
-  Fabric f;
-  if (!machine.gpus.empty()) {
-    f.model = common_model(match_models(machine, catalog));
-    f.cls = ic.cls;
-    f.per_gpu_gbps = ic.gpu_bandwidth_gbps;
-    return f;
-  }
-  std::vector<const core::GpuModel*> models;
-  for (const auto& name : run.device_names) models.push_back(catalog.match(name));
-  f.model = common_model(models);
-  const int ranks = run.ranks.value_or(0);
-  if (f.model != nullptr && f.model->form_factor == "sxm" && f.model->nvlink_links >= 8 && ranks == 8 &&
-      run.nodes.value_or(1) == 1 && f.model->nvlink_link_gbps) {
-    f.cls = core::InterconnectClass::nvswitch_full_mesh;
-    f.per_gpu_gbps = f.model->nvlink_links * *f.model->nvlink_link_gbps;
-    f.inferred = fmt::format("inferred from the log: 8x {} on one node is an HGX board with NVSwitch; ",
-                             f.model->display_name);
-  }
-  return f;
 }
 
 core::CollectiveSummary summarize(const core::CollectiveRun& run) {
@@ -117,7 +78,8 @@ void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core:
                        const core::Catalog& catalog, core::Assessment& assessment) {
   for (const auto& run : runs) {
     auto s = summarize(run);
-    const Fabric fabric = fabric_for(run, machine, catalog, assessment.interconnect);
+    const Fabric fabric = fabric_for(run.device_names, run.ranks.value_or(0), run.nodes.value_or(1), machine, catalog,
+                                     assessment.interconnect);
     const int ranks = run.ranks.value_or(0);
     auto env = ranks > 0 ? expected_busbw(run.op, ranks, run.nodes.value_or(1), fabric.model, fabric.per_gpu_gbps, fabric.cls)
                          : BusbwExpectation{core::Reading<double>::absent("rank count not in the log"),

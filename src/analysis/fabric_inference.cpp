@@ -1,0 +1,42 @@
+// fabric_for: machine picture first, else an HGX board inferred from the log's device list.
+#include "analysis/fabric_inference.hpp"
+
+#include <fmt/format.h>
+
+#include "analysis/rule_support.hpp"
+
+namespace gpuvet::analysis {
+
+const core::GpuModel* common_model(const std::vector<const core::GpuModel*>& models) {
+  if (models.empty() || models[0] == nullptr) return nullptr;
+  for (const auto* m : models) {
+    if (m != models[0]) return nullptr;
+  }
+  return models[0];
+}
+
+Fabric fabric_for(const std::vector<std::string>& devices, int ranks, int nodes, const core::Machine& machine,
+                  const core::Catalog& catalog, const core::InterconnectSummary& ic) {
+  Fabric f;
+  if (!machine.gpus.empty()) {
+    f.model = common_model(match_models(machine, catalog));
+    f.cls = ic.cls;
+    f.per_gpu_gbps = ic.gpu_bandwidth_gbps;
+    return f;
+  }
+  std::vector<const core::GpuModel*> models;
+  for (const auto& name : devices) models.push_back(catalog.match(name));
+  f.model = common_model(models);
+  // HGX 8-GPU baseboards (V100 excepted: DGX-1 is a hybrid cube mesh) join their SXM GPUs
+  // through NVSwitch; nothing else puts 8 SXM GPUs of these generations on one node.
+  if (f.model != nullptr && f.model->form_factor == "sxm" && f.model->nvlink_links >= 8 &&
+      f.model->architecture != "Volta" && ranks == 8 && nodes <= 1 && f.model->nvlink_link_gbps) {
+    f.cls = core::InterconnectClass::nvswitch_full_mesh;
+    f.per_gpu_gbps = f.model->nvlink_links * *f.model->nvlink_link_gbps;
+    f.inferred = fmt::format("inferred from the log: 8x {} on one node is an HGX board with NVSwitch; ",
+                             f.model->display_name);
+  }
+  return f;
+}
+
+}  // namespace gpuvet::analysis
