@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -18,15 +20,26 @@ const core::GpuModel* common_model(const std::vector<const core::GpuModel*>& mod
 Fabric fabric_for(const std::vector<std::string>& devices, int ranks, int nodes, const core::Machine& machine,
                   const core::Catalog& catalog, const core::InterconnectSummary& ic) {
   Fabric f;
+  std::vector<const core::GpuModel*> logged;
+  for (const auto& name : devices) logged.push_back(catalog.match(name));
   if (!machine.gpus.empty()) {
     f.model = common_model(match_models(machine, catalog));
     f.cls = ic.cls;
     f.per_gpu_gbps = ic.gpu_bandwidth_gbps;
+    // A pasted topo -m names no model; the log's device list can, when it covers the same GPUs.
+    if (f.model == nullptr && devices.size() == machine.gpus.size()) {
+      f.model = common_model(logged);
+      if (f.model != nullptr) f.inferred = fmt::format("GPU model {} from the log; ", f.model->display_name);
+    }
+    if (!f.per_gpu_gbps && f.model != nullptr && f.model->nvlink_link_gbps && machine.links &&
+        f.cls == core::InterconnectClass::nvswitch_full_mesh) {
+      int nv = 0;
+      for (int b = 1; b < machine.links->size(); ++b) nv = std::max(nv, machine.links->at(0, b).nvlink_count);
+      f.per_gpu_gbps = nv * *f.model->nvlink_link_gbps;
+    }
     return f;
   }
-  std::vector<const core::GpuModel*> models;
-  for (const auto& name : devices) models.push_back(catalog.match(name));
-  f.model = common_model(models);
+  f.model = common_model(logged);
   // HGX 8-GPU baseboards (V100 excepted: DGX-1 is a hybrid cube mesh) join their SXM GPUs
   // through NVSwitch; nothing else puts 8 SXM GPUs of these generations on one node.
   if (f.model != nullptr && f.model->form_factor == "sxm" && f.model->nvlink_links >= 8 &&

@@ -71,6 +71,18 @@ const std::vector<FindingInfo>& finding_catalog() {
        "(warn) or 80 % (fail) of what healthy machines of this fabric and architecture reach.",
        "Rerun nccl-tests with -b 8 -e 16G -f 2; run gpuvet inspect for links down or PCIe/NUMA faults; "
        "bisect with 2- and 4-GPU runs to find the slow GPU or link."},
+      {"bandwidth_below_expected", Severity::fail, "Copy bandwidth below the envelope",
+       "A host<->device copy of a GPU, or a peer copy between two GPUs (nvbandwidth CE testcases, "
+       "p2pBandwidthLatencyTest with P2P), is below 85 % (warn) or 70 % (fail) of what the link "
+       "delivers on healthy machines. Names the GPUs or pairs.",
+       "Check the path with gpuvet inspect (PCIe downtrained, NUMA misplacement, NVLink down, P2P "
+       "disabled); pin the test to the GPU's NUMA node and rerun."},
+      {"p2p_unavailable", Severity::fail, "P2P access unavailable",
+       "GPU pairs cannot access each other's memory, so peer copies and NCCL go through host memory: "
+       "fail when the pair is NVLink-connected, info on GeForce cards (no P2P with the stock driver), "
+       "warn otherwise (IOMMU, ACS, BIOS or virtualisation settings).",
+       "Check nvidia-smi topo -p2p r, IOMMU/ACS settings (CUDA docs: IOMMU on Linux) and the "
+       "hypervisor's P2P support."},
       {"collective_wrong_results", Severity::fail, "Collective returned wrong results",
        "nccl-tests counted wrong elements (#wrong): data was corrupted between GPUs.",
        "Rerun with -c 1; check Xid events and NVLink/PCIe error counters; ask for the GPU or "

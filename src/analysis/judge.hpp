@@ -37,4 +37,10 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
 void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
                        const core::Catalog& catalog, core::Assessment& assessment);
 
+// Adds a BandwidthSummary per matrix to `assessment.bandwidth`: unidirectional CE host<->device
+// copies per GPU and peer copies per GPU pair are judged against the envelope of `machine` (or
+// of the log's device list), with bandwidth_below_expected; pairs without P2P give p2p_unavailable.
+void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Machine& machine,
+                     const core::Catalog& catalog, core::Assessment& assessment);
+
 }  // namespace gpuvet::analysis

@@ -22,14 +22,15 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
   auto expect = to_expectations(options.expect);
   if (!expect) return expect.error();
   std::vector<core::Machine> parts;
-  std::vector<core::CollectiveRun> runs;
+  Benchmarks runs;
   for (const auto& file : options.files) {
     auto text = platform::read_user_file(file);
     if (!text) return text.error();
     auto parsed = parsers::parse_file(*text, file == "-" ? "<stdin>" : file);
     if (!parsed) return parsed.error();
     if (parsed->machine) parts.push_back(std::move(*parsed.value().machine));
-    if (parsed->collective) runs.push_back(std::move(*parsed.value().collective));
+    if (parsed->collective) runs.collectives.push_back(std::move(*parsed.value().collective));
+    if (parsed->bandwidth) runs.bandwidth.push_back(std::move(*parsed.value().bandwidth));
   }
   core::Machine machine;
   if (parts.empty()) {
@@ -50,7 +51,8 @@ void add_analyze_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
       "analyze",
       "Judge a machine from pasted outputs: nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, "
-      "nvidia-smi nvlink -s, and nccl-tests logs (text or -J JSON) run on it. Formats are detected; "
+      "nvidia-smi nvlink -s, and benchmark logs run on it (nccl-tests text or -J JSON, nvbandwidth, "
+      "p2pBandwidthLatencyTest). Formats are detected; "
       "several files of one machine are merged");
   cmd->add_option("files", options->files, "Files with pasted tool output (- reads standard input)")
       ->required()

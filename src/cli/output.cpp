@@ -11,9 +11,10 @@ namespace gpuvet::cli {
 
 core::ExitCode judge_and_render(const std::string& command, const core::Machine& machine,
                                 const analysis::Expectations& expect, bool json, Streams& streams,
-                                const std::vector<core::CollectiveRun>& runs) {
+                                const Benchmarks& runs) {
   auto assessment = analysis::judge_machine(machine, catalog::gpu_catalog(), expect);
-  if (!runs.empty()) analysis::judge_collectives(runs, machine, catalog::gpu_catalog(), assessment);
+  if (!runs.collectives.empty()) analysis::judge_collectives(runs.collectives, machine, catalog::gpu_catalog(), assessment);
+  if (!runs.bandwidth.empty()) analysis::judge_bandwidth(runs.bandwidth, machine, catalog::gpu_catalog(), assessment);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::MachineReport report{command, machine, assessment, verdict};
   if (json) {

@@ -2,15 +2,24 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "analysis/judge.hpp"
 #include "cli/app.hpp"
+#include "core/bandwidth.hpp"
+#include "core/collective.hpp"
 #include "core/machine.hpp"
 
 namespace gpuvet::cli {
 
+// Benchmark logs given with the machine description.
+struct Benchmarks {
+  std::vector<core::CollectiveRun> collectives;
+  std::vector<core::BandwidthRun> bandwidth;
+};
+
 core::ExitCode judge_and_render(const std::string& command, const core::Machine& machine,
                                 const analysis::Expectations& expect, bool json, Streams& streams,
-                                const std::vector<core::CollectiveRun>& runs = {});
+                                const Benchmarks& runs = {});
 
 }  // namespace gpuvet::cli

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/bandwidth.hpp"
 #include "core/collective.hpp"
 #include "core/finding.hpp"
 #include "core/reading.hpp"
@@ -34,6 +35,8 @@ struct Assessment {
   std::vector<std::string> unverified;
   // One entry per collective benchmark run that was judged (nccl-tests logs, gpuvet nccl).
   std::vector<CollectiveSummary> collectives;
+  // One entry per copy-bandwidth matrix that was read (nvbandwidth, p2pBandwidthLatencyTest).
+  std::vector<BandwidthSummary> bandwidth;
 };
 
 }  // namespace gpuvet::core

@@ -17,7 +17,7 @@ struct BandwidthMatrix {
   // "p2p_latency_cpu_p2p_disabled", "p2p_latency_cpu_p2p_enabled".
   std::string testcase;
   std::string title;                  // the header line as printed
-  std::string unit = "GB/s";          // "GB/s" (1e9 B/s) or "us"
+  std::string unit = "GB/s";          // "GB/s" (1e9 B/s); latency "us" (p2p test) or "ns" (nvbandwidth)
   std::vector<std::string> row_labels;     // "0".."7" (GPU index), or "CPU"/"0" for host rows
   std::vector<std::string> column_labels;
   std::vector<std::vector<Reading<double>>> values;  // [row][column]; N/A -> absent
@@ -34,6 +34,21 @@ struct BandwidthRun {
   Reading<std::vector<std::vector<bool>>> p2p_access;  // [i][j]: device i can access j (p2p test)
   std::vector<BandwidthMatrix> matrices;
   std::vector<std::string> notes;     // elided lines, a run that stopped on an assertion, ...
+};
+
+// What the judge makes of one matrix: its spread and the envelope it expected.
+struct BandwidthSummary {
+  std::string tool;
+  std::string testcase;
+  std::string source;
+  std::string unit;
+  int cells = 0;                       // known cells
+  Reading<double> min;
+  Reading<double> median;
+  Reading<double> max;
+  Reading<double> expected_gbps;       // per cell; absent when not judged
+  std::string expected_basis;          // how, or why not judged
+  Reading<std::string> status;         // WAIVED / error as the tool printed it
 };
 
 }  // namespace gpuvet::core

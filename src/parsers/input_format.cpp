@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "parsers/nccl_tests_parser.hpp"
+#include "parsers/nvbandwidth_parser.hpp"
+#include "parsers/p2p_test_parser.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
 
@@ -50,6 +52,8 @@ bool is_nccl_tests_json(std::string_view text, const std::vector<Line>&) {
 }
 
 bool is_nccl_tests_text(std::string_view text, const std::vector<Line>&) { return looks_like_nccl_tests(text); }
+bool is_nvbandwidth(std::string_view text, const std::vector<Line>&) { return looks_like_nvbandwidth(text); }
+bool is_p2p_test(std::string_view text, const std::vector<Line>&) { return looks_like_p2p_test(text); }
 
 struct Detector {
   InputFormat format;
@@ -64,6 +68,8 @@ constexpr Detector kDetectors[] = {
     {InputFormat::nvlink_status, is_nvlink_status},
     {InputFormat::nccl_tests_json, is_nccl_tests_json},
     {InputFormat::nccl_tests_text, is_nccl_tests_text},
+    {InputFormat::nvbandwidth, is_nvbandwidth},
+    {InputFormat::p2p_test, is_p2p_test},
 };
 
 }  // namespace
@@ -76,6 +82,8 @@ std::string_view to_string(InputFormat format) {
     case InputFormat::nvlink_status: return "nvlink_status";
     case InputFormat::nccl_tests_text: return "nccl_tests_text";
     case InputFormat::nccl_tests_json: return "nccl_tests_json";
+    case InputFormat::nvbandwidth: return "nvbandwidth";
+    case InputFormat::p2p_test: return "p2p_test";
     case InputFormat::unknown: return "unknown";
   }
   return "unknown";

@@ -5,6 +5,8 @@
 
 #include "parsers/input_format.hpp"
 #include "parsers/nccl_tests_parser.hpp"
+#include "parsers/nvbandwidth_parser.hpp"
+#include "parsers/p2p_test_parser.hpp"
 #include "parsers/nvlink_status_parser.hpp"
 #include "parsers/smi_query_text_parser.hpp"
 #include "parsers/smi_query_xml_parser.hpp"
@@ -20,7 +22,9 @@ core::Result<core::Machine> parse_input(std::string_view text, const std::string
     case InputFormat::nvlink_status: return parse_nvlink_status(text, file_name);
     case InputFormat::nccl_tests_text:
     case InputFormat::nccl_tests_json:
-      return core::input_error(file_name + ": nccl-tests output is a benchmark run, not a machine description");
+    case InputFormat::nvbandwidth:
+    case InputFormat::p2p_test:
+      return core::input_error(file_name + ": a benchmark log, not a machine description");
     case InputFormat::unknown: break;
   }
   return core::input_error(fmt::format(
@@ -34,17 +38,22 @@ core::Result<ParsedFile> parse_file(std::string_view text, const std::string& fi
     auto run = format == InputFormat::nccl_tests_text ? parse_nccl_tests(text, file_name)
                                                       : parse_nccl_tests_json(text, file_name);
     if (!run) return run.error();
-    return ParsedFile{std::nullopt, std::move(run).value()};
+    return ParsedFile{std::nullopt, std::move(run).value(), std::nullopt};
+  }
+  if (format == InputFormat::nvbandwidth || format == InputFormat::p2p_test) {
+    auto run = format == InputFormat::nvbandwidth ? parse_nvbandwidth(text, file_name) : parse_p2p_test(text, file_name);
+    if (!run) return run.error();
+    return ParsedFile{std::nullopt, std::nullopt, std::move(run).value()};
   }
   auto machine = parse_input(text, file_name);
   if (!machine) {
     if (format != InputFormat::unknown) return machine.error();
     return core::input_error(fmt::format(
         "{}: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, nvidia-smi "
-        "nvlink -s, or nccl-tests output)",
+        "nvlink -s, nccl-tests, nvbandwidth or p2pBandwidthLatencyTest output)",
         file_name));
   }
-  return ParsedFile{std::move(machine).value(), std::nullopt};
+  return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt};
 }
 
 }  // namespace gpuvet::parsers

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "core/bandwidth.hpp"
 #include "core/collective.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
@@ -23,9 +24,11 @@ core::Result<core::Machine> parse_input(std::string_view text, const std::string
 struct ParsedFile {
   std::optional<core::Machine> machine;
   std::optional<core::CollectiveRun> collective;
+  std::optional<core::BandwidthRun> bandwidth;
 };
 
-// parse_input for machine views, parse_nccl_tests / parse_nccl_tests_json for nccl-tests output.
+// parse_input for machine views, parse_nccl_tests / parse_nccl_tests_json for nccl-tests output,
+// parse_nvbandwidth / parse_p2p_test for copy-bandwidth benchmarks.
 core::Result<ParsedFile> parse_file(std::string_view text, const std::string& file_name);
 
 }  // namespace gpuvet::parsers

@@ -177,6 +177,25 @@ ordered_json collective_json(const core::CollectiveSummary& c) {
   return j;
 }
 
+ordered_json bandwidth_json(const core::BandwidthSummary& b) {
+  ordered_json j;
+  j["tool"] = b.tool;
+  j["testcase"] = b.testcase;
+  j["source"] = b.source;
+  j["unit"] = b.unit;
+  j["cells"] = b.cells;
+  {
+    Fields f(j);
+    f.put("min", b.min);
+    f.put("median", b.median);
+    f.put("max", b.max);
+    f.put("expected_gbps", b.expected_gbps);
+    f.put("status", b.status);
+  }
+  j["expected_basis"] = b.expected_basis;
+  return j;
+}
+
 }  // namespace
 
 std::string render_json(const MachineReport& report) {
@@ -230,6 +249,9 @@ std::string render_json(const MachineReport& report) {
   ordered_json collectives = ordered_json::array();
   for (const auto& c : report.assessment.collectives) collectives.push_back(collective_json(c));
   j["collectives"] = collectives;
+  ordered_json bandwidth = ordered_json::array();
+  for (const auto& b : report.assessment.bandwidth) bandwidth.push_back(bandwidth_json(b));
+  j["bandwidth"] = bandwidth;
   j["unverified"] = report.assessment.unverified;
   j["notes"] = machine.notes;
   return j.dump(2) + "\n";

@@ -186,6 +186,27 @@ std::string collectives_block(const std::vector<core::CollectiveSummary>& runs) 
   return table.render(2) + bases;
 }
 
+// One table per source file: testcase spread against the expected value of one GPU or pair.
+std::string bandwidth_block(const std::vector<core::BandwidthSummary>& rows) {
+  std::string out;
+  for (size_t start = 0; start < rows.size();) {
+    size_t end = start;
+    while (end < rows.size() && rows[end].source == rows[start].source) ++end;
+    TextTable table({"Testcase", "Cells", "Min", "Median", "Max", "Expected"});
+    std::string bases;
+    for (size_t i = start; i < end; ++i) {
+      const auto& b = rows[i];
+      auto cell = [](const core::Reading<double>& r) { return r ? fmt::format("{:.2f}", *r) : std::string("n/a"); };
+      table.add_row({b.testcase, b.status ? *b.status : std::to_string(b.cells), cell(b.min), cell(b.median),
+                     cell(b.max), b.expected_gbps ? fmt::format("{:.1f}", *b.expected_gbps) : "n/a"});
+      if (b.expected_gbps) bases += fmt::format("  {} expected: {}\n", b.testcase, b.expected_basis);
+    }
+    out += "  " + rows[start].source + "\n" + table.render(2) + bases;
+    start = end;
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string render_text(const MachineReport& report, const TextOptions& options) {
@@ -213,6 +234,10 @@ std::string render_text(const MachineReport& report, const TextOptions& options)
   if (!report.assessment.collectives.empty()) {
     out += "\nCollectives (nccl-tests; busbw in GB/s = 1e9 B/s as nccl-tests prints it)\n";
     out += collectives_block(report.assessment.collectives);
+  }
+  if (!report.assessment.bandwidth.empty()) {
+    out += "\nCopy bandwidth (GB/s = 1e9 B/s; latency testcases in us; expected per GPU or GPU pair)\n";
+    out += bandwidth_block(report.assessment.bandwidth);
   }
   out += "\nFindings\n" + findings_block(report.assessment.findings, options.color);
   if (!report.assessment.unverified.empty()) {

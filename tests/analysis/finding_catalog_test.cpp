@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "analysis/finding_catalog.hpp"
+#include "test_bandwidth.hpp"
 #include "test_collectives.hpp"
 #include "test_machines.hpp"
 
@@ -35,7 +36,9 @@ TEST(FindingCatalog, EveryEmittedCodeIsCatalogued) {
       emitted.insert(f.code);
     }
   }
-  for (const auto& f : collective_gallery_findings()) {
+  auto benchmark_findings = collective_gallery_findings();
+  for (auto& f : bandwidth_gallery_findings()) benchmark_findings.push_back(std::move(f));
+  for (const auto& f : benchmark_findings) {
     const FindingInfo* info = find_finding_info(f.code);
     ASSERT_NE(info, nullptr) << f.code;
     EXPECT_LE(static_cast<int>(f.severity), static_cast<int>(info->severity)) << f.code;

@@ -148,3 +148,22 @@ TEST(Cli, NcclTestsLogAloneIsNotAMachine) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("Machine: not described"), std::string::npos) << r.out;
 }
+
+TEST(Cli, AnalyzeNvbandwidthJudgesCopiesAgainstTheEnvelope) {
+  const auto r = run_cli({"analyze", "--json", fixture("nvbandwidth/8x-h800-sxm-nv8-full-run-v0.2.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json::parse(r.out);
+  ASSERT_EQ(j["bandwidth"].size(), 30u);
+  const auto& d2d = j["bandwidth"][4];
+  EXPECT_EQ(d2d["testcase"], "device_to_device_memcpy_read_ce");
+  EXPECT_EQ(d2d["cells"], 56);
+  EXPECT_NEAR(d2d["min"].get<double>(), 171.88, 1e-9);
+  // 8 H800 on one node: HGX board, 8 NVLinks x 25 GB/s through NVSwitch, x 0.82.
+  EXPECT_NEAR(d2d["expected_gbps"].get<double>(), 200.0 * 371.0 / 450.0, 0.01);
+}
+
+TEST(Cli, P2pTestWithoutP2pSaysSo) {
+  const auto r = run_cli({"analyze", "--json", fixture("p2p/2x-rtx2080ti-pcie-no-p2p-autodl.txt")});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("p2p_unavailable"), std::string::npos);
+}

@@ -42,7 +42,6 @@ TEST(InputFormat, OtherTextIsUnknown) {
       "",
       "\x7f" "ELF\x02\x01",
       "GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-1)\nGPU 1: NVIDIA H100 80GB HBM3 (UUID: GPU-2)\n",  // nvidia-smi -L
-      "P2P Connectivity Matrix\n     D\\D     0     1\n     0\t     1     1\n",
       "GPU0 X PHB\n",  // a row without its header
   };
   for (const char* t : texts) EXPECT_EQ(detect_format(t), InputFormat::unknown) << t;
@@ -53,6 +52,8 @@ TEST(InputFormat, NcclTestsHeaderIsNcclTests) {
                           "#  Rank  0 Group  0 Pid 1 on host device  0 [0x07] NVIDIA A100\n"),
             InputFormat::nccl_tests_text);
   EXPECT_EQ(detect_format("{\"results\": [{\"busbw\": 1}]}"), InputFormat::nccl_tests_json);
+  EXPECT_EQ(detect_format("P2P Connectivity Matrix\n     D\\D     0     1\n     0\t     1     1\n"),
+            InputFormat::p2p_test);
 }
 
 TEST(InputFormat, DetectorsCoverTheirMarkers) {

@@ -1,0 +1,208 @@
+// Judges copy-bandwidth matrices (nvbandwidth, p2pBandwidthLatencyTest) against the envelope of
+// the machine they ran on: host<->device per GPU and peer copies per GPU pair, plus pairs
+// without P2P access. Other testcases are summarised but not judged.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include "analysis/bandwidth_envelope.hpp"
+#include "analysis/judge.hpp"
+#include "analysis/rule_support.hpp"
+
+namespace gpuvet::analysis {
+
+namespace {
+
+constexpr double kWarnRatio = 0.85;  // below 85 % of the envelope: warn
+constexpr double kFailRatio = 0.70;  // below 70 %: fail
+
+enum class PathKind { host, peer, other };
+
+// CE copies only: SM-driven host copies can read far lower on healthy machines (nvbandwidth#24).
+PathKind path_kind(const std::string& testcase) {
+  if (testcase == "host_to_device_memcpy_ce" || testcase == "device_to_host_memcpy_ce") return PathKind::host;
+  if (testcase == "device_to_device_memcpy_read_ce" || testcase == "device_to_device_memcpy_write_ce" ||
+      testcase == "p2p_unidirectional_p2p_enabled") {
+    return PathKind::peer;
+  }
+  return PathKind::other;
+}
+
+std::optional<int> label_index(const std::string& label) {
+  int v = 0;
+  const auto [ptr, ec] = std::from_chars(label.data(), label.data() + label.size(), v);
+  if (ec != std::errc() || ptr != label.data() + label.size()) return std::nullopt;
+  return v;
+}
+
+// Position in machine.gpus of a device index (identity when the machine is not described).
+int position(const core::Machine& m, int index) {
+  return m.gpus.empty() ? index : core::position_of_gpu(m, index);
+}
+
+struct Cell {
+  std::string where;      // "GPU 3" or "GPU 3->5"
+  std::vector<int> gpus;  // the GPU indices involved
+  double value = 0;
+  double expected = 0;
+};
+
+core::BandwidthSummary summarize(const core::BandwidthRun& run, const core::BandwidthMatrix& mx) {
+  core::BandwidthSummary s;
+  s.tool = run.tool;
+  s.testcase = mx.testcase;
+  s.source = run.source;
+  s.unit = mx.unit;
+  s.status = mx.status;
+  std::vector<double> all;
+  for (const auto& row : mx.values) {
+    for (const auto& v : row) {
+      if (v) all.push_back(*v);
+    }
+  }
+  s.cells = static_cast<int>(all.size());
+  if (all.empty()) {
+    s.min = s.median = s.max = core::Reading<double>::absent("no values");
+    return s;
+  }
+  std::sort(all.begin(), all.end());
+  s.min = all.front();
+  s.max = all.back();
+  s.median = all[all.size() / 2];
+  return s;
+}
+
+// Whether GPU i may access GPU j directly; true when the run does not say.
+bool p2p_allowed(const core::BandwidthRun& run, int i, int j) {
+  if (!run.p2p_access) return true;
+  const auto& a = *run.p2p_access;
+  return i < static_cast<int>(a.size()) && j < static_cast<int>(a[static_cast<size_t>(i)].size()) &&
+         a[static_cast<size_t>(i)][static_cast<size_t>(j)];
+}
+
+void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx, const core::Machine& machine,
+                  const Fabric& fabric, const std::string& what, core::BandwidthSummary& s,
+                  std::vector<core::Finding>& out) {
+  const PathKind kind = path_kind(mx.testcase);
+  if (mx.status) {
+    s.expected_basis = "not judged: the tool reported " + *mx.status;
+    return;
+  }
+  if (kind == PathKind::other || mx.unit != "GB/s") {
+    s.expected_basis = "not judged: only unidirectional CE host and peer copies are compared with an envelope";
+    return;
+  }
+  std::vector<Cell> low;
+  bool fail = false;
+  std::optional<double> lowest_expected;
+  for (size_t r = 0; r < mx.values.size(); ++r) {
+    for (size_t c = 0; c < mx.values[r].size(); ++c) {
+      const auto& v = mx.values[r][c];
+      if (!v || c >= mx.column_labels.size() || r >= mx.row_labels.size()) continue;
+      const auto gpu_col = label_index(mx.column_labels[c]);
+      const auto gpu_row = label_index(mx.row_labels[r]);
+      if (!gpu_col || !gpu_row) continue;
+      PathExpectation e;
+      std::string where;
+      std::vector<int> involved = {*gpu_col};
+      if (kind == PathKind::host) {
+        const int p = position(machine, *gpu_col);
+        const core::Gpu* gpu = p >= 0 && p < static_cast<int>(machine.gpus.size()) ? &machine.gpus[static_cast<size_t>(p)] : nullptr;
+        e = expected_host_copy(gpu, fabric.model);
+        where = fmt::format("GPU {}", *gpu_col);
+      } else {
+        // p2pBandwidthLatencyTest still fills its "P2P=Enabled" matrix for pairs that cannot
+        // use P2P (the copies are staged through the host): those are p2p_unavailable, not slow.
+        if (*gpu_row == *gpu_col || !p2p_allowed(run, *gpu_row, *gpu_col)) continue;
+        e = expected_peer_copy(machine, fabric, position(machine, *gpu_row), position(machine, *gpu_col));
+        where = fmt::format("GPU {}->{}", *gpu_row, *gpu_col);
+        involved = {*gpu_row, *gpu_col};
+      }
+      if (!e.gbps) {
+        s.expected_basis = "not judged: " + e.basis;
+        return;
+      }
+      if (!lowest_expected || *e.gbps < *lowest_expected) {
+        lowest_expected = *e.gbps;
+        s.expected_basis = e.basis;
+      }
+      const double ratio = *v / *e.gbps;
+      if (ratio < kWarnRatio) low.push_back({where, involved, *v, *e.gbps});
+      fail = fail || ratio < kFailRatio;
+    }
+  }
+  if (lowest_expected) s.expected_gbps = *lowest_expected;
+  if (low.empty()) return;
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < low.size() && i < 6; ++i) {
+    parts.push_back(fmt::format("{} {} GB/s ({:.0f} % of {})", low[i].where, format_gbps(low[i].value),
+                                100 * low[i].value / low[i].expected, format_gbps(low[i].expected)));
+  }
+  if (low.size() > 6) parts.push_back(fmt::format("and {} more", low.size() - 6));
+  std::vector<int> gpus;
+  for (const auto& cell : low) gpus.insert(gpus.end(), cell.gpus.begin(), cell.gpus.end());
+  std::sort(gpus.begin(), gpus.end());
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  auto f = make_finding("bandwidth_below_expected", fail ? core::Severity::fail : core::Severity::warn, gpus,
+                        fmt::format("{} {}: {}", what, mx.testcase, fmt::join(parts, "; ")));
+  f.evidence = {{"basis", s.expected_basis}, {"cells below 85 %", std::to_string(low.size())}};
+  out.push_back(std::move(f));
+}
+
+void judge_p2p_access(const core::BandwidthRun& run, const core::Machine& machine, const Fabric& fabric,
+                      std::vector<core::Finding>& out) {
+  if (!run.p2p_access) return;
+  const auto& access = *run.p2p_access;
+  std::vector<std::string> pairs;
+  std::vector<int> gpus;
+  bool over_nvlink = false;
+  for (size_t i = 0; i < access.size(); ++i) {
+    for (size_t j = i + 1; j < access.size() && j < access[i].size(); ++j) {
+      const bool ok = access[i][j] && (j < access.size() && i < access[j].size() ? access[j][i] : true);
+      if (ok) continue;
+      pairs.push_back(fmt::format("{}-{}", i, j));
+      gpus.push_back(static_cast<int>(i));
+      gpus.push_back(static_cast<int>(j));
+      const int a = position(machine, static_cast<int>(i));
+      const int b = position(machine, static_cast<int>(j));
+      if (machine.links && a >= 0 && b >= 0 && a < machine.links->size() && b < machine.links->size()) {
+        over_nvlink = over_nvlink || machine.links->at(a, b).is_nvlink();
+      }
+    }
+  }
+  if (pairs.empty()) return;
+  std::sort(gpus.begin(), gpus.end());
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  const bool consumer = fabric.model != nullptr && fabric.model->card_class == core::CardClass::consumer;
+  const auto severity = over_nvlink ? core::Severity::fail : consumer ? core::Severity::info : core::Severity::warn;
+  auto f = make_finding("p2p_unavailable", severity, gpus,
+                        fmt::format("{}: GPU pair{} {} cannot access each other's memory (P2P off): peer copies and "
+                                    "NCCL traffic go through host memory",
+                                    run.source, pairs.size() == 1 ? "" : "s", fmt::join(pairs, ", ")));
+  if (consumer) {
+    f.next_step = "GeForce cards do not support P2P over PCIe with NVIDIA's stock driver: expected, but budget for "
+                  "host-staged copies (a few GB/s) in multi-GPU work.";
+  }
+  out.push_back(std::move(f));
+}
+
+}  // namespace
+
+void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Machine& machine,
+                     const core::Catalog& catalog, core::Assessment& assessment) {
+  for (const auto& run : runs) {
+    const int devices = static_cast<int>(run.device_names.size());
+    const Fabric fabric = fabric_for(run.device_names, devices, 1, machine, catalog, assessment.interconnect);
+    const std::string what = run.source;
+    for (const auto& mx : run.matrices) {
+      auto s = summarize(run, mx);
+      judge_matrix(run, mx, machine, fabric, what, s, assessment.findings);
+      assessment.bandwidth.push_back(std::move(s));
+    }
+    judge_p2p_access(run, machine, fabric, assessment.findings);
+  }
+}
+
+}  // namespace gpuvet::analysis

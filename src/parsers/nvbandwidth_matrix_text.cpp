@@ -1,0 +1,62 @@
+// Matrix rows of nvbandwidth / p2pBandwidthLatencyTest output: label, then one cell per column.
+#include "parsers/nvbandwidth_matrix_text.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "parsers/topo_common.hpp"
+
+namespace gpuvet::parsers {
+
+bool parse_decimal(std::string_view text, double& out) {
+  if (text.empty()) return false;
+  for (const char c : text) {
+    if (!(c == '.' || c == '-' || (c >= '0' && c <= '9'))) return false;
+  }
+  double v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v)) return false;
+  out = v;
+  return true;
+}
+
+std::string unit_of_title(std::string_view title) {
+  const auto t = trim(title);
+  if (t.empty() || t.back() != ')') return {};
+  const auto open = t.rfind('(');
+  if (open == std::string_view::npos) return {};
+  return std::string(t.substr(open + 1, t.size() - open - 2));
+}
+
+core::Result<bool> append_matrix_row(const Line& line, const MatrixRowSpec& spec, core::BandwidthMatrix& m,
+                                     const std::string& file_name) {
+  const auto cells = split_ws(line.text);
+  if (cells.empty()) return line_error(file_name, line.number, fmt::format("expected a row of {}, found an empty line", spec.matrix));
+  const auto& label = cells[0];
+  if (cells.size() - 1 != spec.columns) {
+    return line_error(file_name, line.number,
+                      fmt::format("row {} of {} has {} cells, expected {} (one per column of the header)", quoted(label),
+                                  spec.matrix, cells.size() - 1, spec.columns));
+  }
+  std::vector<core::Reading<double>> row;
+  row.reserve(spec.columns);
+  for (size_t j = 1; j < cells.size(); ++j) {
+    double v = 0;
+    if (spec.allow_na && cells[j] == "N/A") {
+      row.push_back(core::Reading<double>::absent(spec.na_reason));
+    } else if (parse_decimal(cells[j], v)) {
+      row.emplace_back(v);
+    } else {
+      const auto& col = j - 1 < m.column_labels.size() ? m.column_labels[j - 1] : std::to_string(j - 1);
+      return line_error(file_name, line.number,
+                        fmt::format("cell {} in row {}, column {} of {} is not a number{}", quoted(cells[j]), quoted(label),
+                                    quoted(col), spec.matrix, spec.allow_na ? " or N/A" : ""));
+    }
+  }
+  m.row_labels.push_back(label);
+  m.values.push_back(std::move(row));
+  return true;
+}
+
+}  // namespace gpuvet::parsers

@@ -1,0 +1,310 @@
+// Parser of nvbandwidth's text output: a line-by-line walk that opens a testcase at "Running KEY.",
+// reads each matrix (title, column header, rows, SUM) and records waived, failed and unfinished ones.
+#include "parsers/nvbandwidth_parser.hpp"
+
+#include <cctype>
+#include <exception>
+#include <fmt/format.h>
+
+#include "parsers/nvbandwidth_matrix_text.hpp"
+#include "parsers/text_lines.hpp"
+#include "parsers/topo_common.hpp"
+
+namespace gpuvet::parsers {
+
+namespace {
+
+constexpr const char* kTool = "nvbandwidth";
+constexpr const char* kNa = "nvbandwidth printed N/A (pair not measured)";
+constexpr const char* kNoSum = "no SUM line after this matrix";
+constexpr const char* kRan = "no status printed: the testcase ran";
+
+bool is_elision(std::string_view t) { return t == "..." || t == "\xE2\x80\xA6" || (t.size() > 3 && t.find_first_not_of('.') == std::string_view::npos); }
+
+bool is_key(std::string_view k) {
+  if (k.empty()) return false;
+  for (const char c : k) {
+    if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  return true;
+}
+
+// "Running KEY." / "Waiving KEY." -> KEY; empty when `t` is not that line.
+std::string keyed_line(std::string_view t, std::string_view verb) {
+  if (!starts_with(t, verb) || t.size() < verb.size() + 2 || t.back() != '.') return {};
+  const auto k = t.substr(verb.size(), t.size() - verb.size() - 1);
+  return is_key(k) ? std::string(k) : std::string();
+}
+
+bool is_title(std::string_view t) {
+  return (t.find("(row)") != std::string_view::npos || t.find("(column)") != std::string_view::npos) && !unit_of_title(t).empty();
+}
+
+bool is_assertion(std::string_view t) {
+  return (starts_with(t, "[") && t.find("] ") != std::string_view::npos) || starts_with(t, "ASSERT in expression") ||
+         starts_with(t, "NVML_ERROR");
+}
+
+bool is_status_line(std::string_view t) { return starts_with(t, "ERROR") || starts_with(t, "Error:"); }
+
+// A line that ends a matrix's rows.
+bool ends_rows(std::string_view t) {
+  return t.empty() || starts_with(t, "SUM ") || starts_with(t, "&&&&") || !keyed_line(t, "Running ").empty() ||
+         !keyed_line(t, "Waiving ").empty() || starts_with(t, "Waived:") || is_status_line(t) || is_assertion(t) ||
+         is_elision(t) || is_title(t);
+}
+
+// v0.6+ print a bidirectional testcase as three matrices: "... Read1 bandwidth", "Read2", "Total".
+std::string part_suffix(std::string_view title) {
+  for (const char* part : {"Read1", "Read2", "Write1", "Write2", "Total"}) {
+    if (title.find(fmt::format(" {} ", part)) == std::string_view::npos) continue;
+    std::string s = "_" + std::string(part);
+    for (auto& c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    return s;
+  }
+  return {};
+}
+
+// "NVIDIA H100 80GB HBM3 (00000000:1b:00)" -> "NVIDIA H100 80GB HBM3" (v0.5+ add the PCI id).
+std::string strip_pci_id(std::string_view name) {
+  const auto open = name.rfind(" (");
+  if (open == std::string_view::npos || name.back() != ')') return std::string(name);
+  const auto id = name.substr(open + 2, name.size() - open - 3);
+  size_t colons = 0;
+  for (const char c : id) {
+    if (c == ':') ++colons;
+    else if (!std::isxdigit(static_cast<unsigned char>(c))) return std::string(name);
+  }
+  return colons == 2 ? std::string(trim(name.substr(0, open))) : std::string(name);
+}
+
+class Walker {
+ public:
+  Walker(const std::vector<Line>& lines, const std::string& file) : lines_(lines), file_(file) {
+    run_.tool = kTool;
+    run_.source = fmt::format("nvbandwidth ({})", file);
+    run_.tool_version = core::Absent{"no \"nvbandwidth Version\" line in this output"};
+    run_.driver_version = core::Absent{"no \"Driver Version\" line in this output"};
+    run_.p2p_access = core::Absent{"nvbandwidth does not print peer access"};
+  }
+
+  core::Result<core::BandwidthRun> walk() {
+    size_t i = 0;
+    while (i < lines_.size()) {
+      auto next = step(i);
+      if (!next) return next.error();
+      i = next.value();
+    }
+    if (!running_.empty() && in_running_ == 0) not_finished("the output ends");
+    if (run_.matrices.empty() && !saw_testcase_) {
+      const int last = lines_.empty() ? 1 : lines_.back().number;
+      return line_error(file_, last,
+                        fmt::format("{} without an nvbandwidth testcase (\"Running KEY.\" or a matrix title)",
+                                    lines_.empty() ? "empty input" : "reached the end of the input"));
+    }
+    return std::move(run_);
+  }
+
+ private:
+  // Handles line i; returns the index of the next line to read.
+  core::Result<size_t> step(size_t i) {
+    const auto& line = lines_[i];
+    const auto t = trim(line.text);
+    if (t.empty()) return i + 1;
+    if (is_elision(t)) {
+      run_.notes.push_back(fmt::format("line {}: lines elided (\"{}\") in the pasted output", line.number, t));
+      elided_ = true;
+      return i + 1;
+    }
+    if (starts_with(t, "nvbandwidth Version:")) run_.tool_version = std::string(trim(t.substr(20)));
+    else if (starts_with(t, "Driver Version:")) run_.driver_version = std::string(trim(t.substr(15)));
+    else if (is_title(t)) return read_matrix(i);  // before "Device ": "Device to Device Latency SM ..."
+    else if (starts_with(t, "Device ")) read_device(t);
+    else if (auto key = keyed_line(t, "Running "); !key.empty()) return open_running(line, key);
+    else if (auto waived = keyed_line(t, "Waiving "); !waived.empty()) return waive(line, waived);
+    else if (starts_with(t, "Waived:")) return waive(line, "");
+    else if (is_status_line(t) || is_assertion(t)) record_status(line, t);
+    else if (starts_with(t, "SUM ") || starts_with(t, "&&&& PERF ")) return read_sum(line, t);
+    return i + 1;  // NOTE lines, CUDA versions, host names, "Using ..." lines: not needed
+  }
+
+  void read_device(std::string_view t) {
+    const auto colon = t.find(':');
+    int index = -1;
+    if (colon == std::string_view::npos || !parse_int(trim(t.substr(7, colon - 7)), index) || index < 0 || index > 4096) return;
+    const auto name = strip_pci_id(trim(t.substr(colon + 1)));
+    if (static_cast<size_t>(index) >= run_.device_names.size()) run_.device_names.resize(static_cast<size_t>(index) + 1);
+    run_.device_names[static_cast<size_t>(index)] = name;
+  }
+
+  // Closes the open testcase before another starts; one that printed nothing is an error
+  // unless lines were elided or it stopped on an error.
+  core::Result<bool> close_running(const Line& next) {
+    if (!running_.empty() && in_running_ == 0) {
+      if (!status_.empty()) {
+        push_status_only(running_, status_);
+      } else if (elided_) {
+        run_.notes.push_back(fmt::format("line {}: the output of {} is elided; no matrix", running_line_, running_));
+      } else {
+        return line_error(file_, running_line_,
+                          fmt::format("testcase {} has no matrix before {} (line {})", running_, quoted(trim(next.text)), next.number));
+      }
+    }
+    running_.clear();
+    status_.clear();
+    in_running_ = 0;
+    elided_ = false;
+    last_matrix_open_ = false;
+    return true;
+  }
+
+  core::Result<size_t> open_running(const Line& line, const std::string& key) {
+    auto closed = close_running(line);
+    if (!closed) return closed.error();
+    running_ = key;
+    running_line_ = line.number;
+    saw_testcase_ = true;
+    return static_cast<size_t>(&line - lines_.data()) + 1;
+  }
+
+  core::Result<size_t> waive(const Line& line, const std::string& key) {
+    auto closed = close_running(line);
+    if (!closed) return closed.error();
+    saw_testcase_ = true;
+    core::BandwidthMatrix m;
+    m.testcase = key;
+    m.title = std::string(trim(line.text));
+    m.status = std::string("WAIVED");
+    m.printed_sum = core::Absent{"testcase waived"};
+    if (key.empty()) run_.notes.push_back(fmt::format("line {}: a testcase was waived; nvbandwidth >= 0.5 does not name it", line.number));
+    run_.matrices.push_back(std::move(m));
+    return static_cast<size_t>(&line - lines_.data()) + 1;
+  }
+
+  void record_status(const Line& line, std::string_view t) {
+    if (!running_.empty() && in_running_ == 0 && status_.empty()) {
+      status_ = std::string(t);
+      if (is_status_line(t)) {  // the testcase failed; the run goes on
+        push_status_only(running_, status_);
+        in_running_ = 1;
+      }
+      return;
+    }
+    run_.notes.push_back(fmt::format("line {}: nvbandwidth printed {}", line.number, quoted(t)));
+  }
+
+  void push_status_only(const std::string& key, const std::string& status) {
+    core::BandwidthMatrix m;
+    m.testcase = key;
+    m.status = status;
+    m.printed_sum = core::Absent{"testcase did not produce a matrix"};
+    run_.matrices.push_back(std::move(m));
+  }
+
+  void not_finished(const std::string& why) {
+    const std::string what = status_.empty() ? why : status_;
+    run_.notes.push_back(fmt::format("line {}: testcase {} did not finish: {}", running_line_, running_, what));
+    push_status_only(running_, "did not finish: " + what);
+  }
+
+  core::Result<size_t> read_matrix(size_t i) {
+    const auto& title = lines_[i];
+    core::BandwidthMatrix m;
+    m.title = std::string(trim(title.text));
+    m.unit = unit_of_title(m.title);
+    m.testcase = running_.empty() ? std::string() : running_ + part_suffix(m.title);
+    m.printed_sum = core::Absent{kNoSum};
+    m.status = core::Absent{kRan};
+    const std::string name = m.testcase.empty() ? quoted(m.title) : m.testcase;
+    size_t h = i + 1;
+    if (h >= lines_.size()) return h;  // cut after the title: the testcase did not finish
+    const auto header = split_ws(lines_[h].text);
+    if (header.empty() || ends_rows(trim(lines_[h].text))) {
+      return line_error(file_, lines_[h].number, fmt::format("expected the column header of {} (title on line {})", name, title.number));
+    }
+    m.column_labels = header;
+    const MatrixRowSpec spec{kTool, name, header.size(), true, kNa};
+    size_t k = h + 1;
+    for (; k < lines_.size() && !ends_rows(trim(lines_[k].text)); ++k) {
+      auto ok = append_matrix_row(lines_[k], spec, m, file_);
+      if (!ok) return ok.error();
+    }
+    if (m.values.empty()) {
+      if (k >= lines_.size()) return k;
+      return line_error(file_, lines_[k].number, fmt::format("expected the rows of {} after its column header (line {})", name, lines_[h].number));
+    }
+    if (m.title.find("GPU(row)") != std::string::npos && m.values.size() < header.size()) {
+      run_.notes.push_back(fmt::format("line {}: {} has {} of {} rows; the output is cut", title.number, name, m.values.size(), header.size()));
+    }
+    if (running_.empty()) run_.notes.push_back(fmt::format("line {}: matrix {} without a \"Running KEY.\" line", title.number, quoted(m.title)));
+    run_.matrices.push_back(std::move(m));
+    ++in_running_;
+    last_matrix_open_ = true;
+    return k;
+  }
+
+  // "SUM KEY 9643.22" or, with --perfFormatter, "&&&& PERF KEY 9643.22 +GB/s".
+  core::Result<size_t> read_sum(const Line& line, std::string_view t) {
+    const auto cells = split_ws(t);
+    const bool perf = cells[0] == "&&&&";
+    const size_t at = perf ? 2 : 1;
+    double v = 0;
+    if (cells.size() < at + 2 || cells.size() > at + 3 || !is_key(cells[at]) || !parse_decimal(cells[at + 1], v)) {
+      return line_error(file_, line.number, fmt::format("expected \"SUM KEY VALUE\", found {}", quoted(t)));
+    }
+    const size_t next = static_cast<size_t>(&line - lines_.data()) + 1;
+    if (run_.matrices.empty() || !last_matrix_open_) {
+      run_.notes.push_back(fmt::format("line {}: SUM {} without its matrix", line.number, cells[at]));
+      return next;
+    }
+    auto& m = run_.matrices.back();
+    last_matrix_open_ = false;
+    if (m.testcase.empty() || starts_with(cells[at], running_)) {
+      m.testcase = cells[at];
+    } else if (m.testcase != cells[at]) {
+      run_.notes.push_back(fmt::format("line {}: SUM names {} but the matrix belongs to {}", line.number, cells[at], m.testcase));
+    }
+    m.printed_sum = v;
+    return next;
+  }
+
+  const std::vector<Line>& lines_;
+  const std::string& file_;
+  core::BandwidthRun run_;
+  std::string running_;  // key of the open "Running KEY." testcase
+  int running_line_ = 0;
+  int in_running_ = 0;   // matrices (or a status) recorded since "Running KEY."
+  std::string status_;   // an error or assertion printed inside the open testcase
+  bool elided_ = false;
+  bool saw_testcase_ = false;
+  bool last_matrix_open_ = false;  // the last matrix may still take its SUM line
+};
+
+}  // namespace
+
+core::Result<core::BandwidthRun> parse_nvbandwidth(std::string_view text, const std::string& file_name) {
+  try {
+    const auto lines = split_lines(text);
+    return Walker(lines, file_name).walk();
+  } catch (const std::exception& e) {
+    return core::internal_error(fmt::format("{}: parsing nvbandwidth output failed: {}", file_name, e.what()));
+  }
+}
+
+bool looks_like_nvbandwidth(std::string_view text) {
+  const auto lines = split_lines(text);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const auto t = trim(lines[i].text);
+    if (starts_with(t, "nvbandwidth Version")) return true;
+    if (keyed_line(t, "Running ").empty()) continue;
+    for (size_t j = i + 1; j < lines.size(); ++j) {
+      const auto n = trim(lines[j].text);
+      if (n.empty()) continue;
+      if (is_title(n)) return true;
+      break;
+    }
+  }
+  return false;
+}
+
+}  // namespace gpuvet::parsers

@@ -1,0 +1,51 @@
+// Hand-built copy-bandwidth runs for the judge's tests.
+#include "test_bandwidth.hpp"
+
+// GCC 12 reports a false -Wmaybe-uninitialized inside std::variant's copy when vectors of
+// Reading<double> are filled here at -O2 (GCC bug 105593 family); the code is well-defined.
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "analysis/judge.hpp"
+#include "test_machines.hpp"
+
+namespace gpuvet::analysis::testing {
+
+core::BandwidthRun nvbandwidth_run(int n, const std::string& device, double h2d, double d2d) {
+  core::BandwidthRun run;
+  run.tool = "nvbandwidth";
+  run.source = "nvbandwidth (test)";
+  for (int i = 0; i < n; ++i) run.device_names.push_back(device);
+  core::BandwidthMatrix host;
+  host.testcase = "host_to_device_memcpy_ce";
+  host.row_labels = {"0"};
+  host.values.resize(1);
+  core::BandwidthMatrix peer;
+  peer.testcase = "device_to_device_memcpy_read_ce";
+  peer.values.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    host.column_labels.push_back(std::to_string(i));
+    host.values[0].push_back(h2d);
+    peer.row_labels.push_back(std::to_string(i));
+    peer.column_labels.push_back(std::to_string(i));
+    auto& row = peer.values[static_cast<size_t>(i)];
+    row.assign(static_cast<size_t>(n), core::Reading<double>(d2d));
+    row[static_cast<size_t>(i)] = core::Absent{"N/A"};
+  }
+  run.matrices = {host, peer};
+  return run;
+}
+
+core::Assessment judge_bandwidth_runs(const std::vector<core::BandwidthRun>& runs) {
+  core::Assessment a;
+  judge_bandwidth(runs, core::Machine{}, catalog(), a);
+  return a;
+}
+
+std::vector<core::Finding> bandwidth_gallery_findings() {
+  auto slow = nvbandwidth_run(8, "NVIDIA H100 80GB HBM3", 20, 100);
+  auto no_p2p = nvbandwidth_run(2, "NVIDIA GeForce RTX 4090", 25, 5);
+  no_p2p.p2p_access = std::vector<std::vector<bool>>{{true, false}, {false, true}};
+  return judge_bandwidth_runs({slow, no_p2p}).findings;
+}
+
+}  // namespace gpuvet::analysis::testing

@@ -1,0 +1,19 @@
+// Hand-built copy-bandwidth runs for the judge's tests.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/assessment.hpp"
+#include "core/bandwidth.hpp"
+
+namespace gpuvet::analysis::testing {
+
+// An nvbandwidth-like run on `n` devices named `device`: one host_to_device_memcpy_ce row of
+// `h2d` GB/s and a device_to_device_memcpy_read_ce matrix of `d2d` GB/s (N/A diagonal).
+core::BandwidthRun nvbandwidth_run(int n, const std::string& device, double h2d, double d2d);
+core::Assessment judge_bandwidth_runs(const std::vector<core::BandwidthRun>& runs);
+// Findings from runs that emit every bandwidth finding code.
+std::vector<core::Finding> bandwidth_gallery_findings();
+
+}  // namespace gpuvet::analysis::testing
