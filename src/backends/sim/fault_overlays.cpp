@@ -3,86 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
-#include <map>
 
-#include "backends/sim/sim_state.hpp"
+#include "backends/sim/fault_params.hpp"
+#include "backends/sim/fault_registry.hpp"
 
 namespace gpuvet::sim {
 namespace {
-
-// The params of one fault, checked against what the fault accepts.
-class Params {
- public:
-  Params(const FaultSpec& fault, std::vector<std::string> required, std::vector<std::string> optional)
-      : fault_(fault) {
-    for (const auto& [key, value] : fault.params) {
-      const bool known = std::find(required.begin(), required.end(), key) != required.end() ||
-                         std::find(optional.begin(), optional.end(), key) != optional.end();
-      if (!known) {
-        error_ = fail(fmt::format("unknown parameter '{}' (accepted: {})", key, accepted(required, optional)));
-        return;
-      }
-      values_[key] = value;
-    }
-    for (const auto& key : required) {
-      if (!values_.count(key)) {
-        error_ = fail(fmt::format("missing parameter '{}' (accepted: {})", key, accepted(required, optional)));
-        return;
-      }
-    }
-  }
-
-  [[nodiscard]] const std::optional<core::Error>& error() const { return error_; }
-  [[nodiscard]] bool has(const std::string& key) const { return values_.count(key) != 0; }
-  [[nodiscard]] const std::string& text(const std::string& key) const { return values_.at(key); }
-
-  // An integer in [lo, hi]; sets error() otherwise.
-  int integer(const std::string& key, int lo, int hi, const std::string& what) {
-    const std::string& s = values_.at(key);
-    int v = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) {
-      error_ = fail(fmt::format("{}='{}' is not an integer", key, s));
-    } else if (v < lo || v > hi) {
-      error_ = fail(fmt::format("{}={} is out of range: {} {}..{}", key, v, what, lo, hi));
-    }
-    return v;
-  }
-
-  [[nodiscard]] core::Error fail(const std::string& what) const {
-    return core::usage_error("fault '" + fault_.text + "': " + what);
-  }
-  // Records a failure found after construction; error() returns it.
-  void reject(const std::string& what) { error_ = fail(what); }
-
- private:
-  static std::string accepted(const std::vector<std::string>& required, const std::vector<std::string>& optional) {
-    std::string out;
-    for (const auto& k : required) out += (out.empty() ? "" : ", ") + k;
-    for (const auto& k : optional) out += (out.empty() ? "[" : ", [") + k + "]";
-    return out;
-  }
-
-  const FaultSpec& fault_;
-  std::map<std::string, std::string> values_;
-  std::optional<core::Error> error_;
-};
-
-// GPU indices in faults are the profile's (the machine as built), whatever earlier faults did:
-// `--fault gpu-missing:gpu=1 --fault nvlink-down:gpu=7,...` means the profile's GPUs 1 and 7,
-// even though NVML would show the second as GPU 6 once GPU 1 is gone.
-// Reads gpu=N and returns it, or -1 with params.error() set.
-int gpu_param(const SimState& state, Params& params) {
-  const int n = params.integer("gpu", 0, static_cast<int>(state.gpus.size()) - 1, "this profile has GPUs");
-  if (params.error()) return -1;
-  if (!state.gpus[static_cast<std::size_t>(n)].present) {
-    params.reject(fmt::format("GPU {} was already removed by a gpu-missing fault", n));
-    return -1;
-  }
-  return n;
-}
 
 std::optional<core::Error> nvlink_down(SimState& state, const FaultSpec& fault) {
   Params params(fault, {"gpu", "link"}, {});
@@ -183,15 +110,30 @@ std::optional<core::Error> numa_misplaced(SimState& state, const FaultSpec& faul
 
 }  // namespace
 
-std::optional<core::Error> apply_fault(SimState& state, const FaultSpec& fault) {
-  if (fault.name == "nvlink-down") return nvlink_down(state, fault);
-  if (fault.name == "pcie-degraded") return pcie_degraded(state, fault);
-  if (fault.name == "mixed-batch") return mixed_batch(state, fault);
-  if (fault.name == "gpu-missing") return gpu_missing(state, fault);
-  if (fault.name == "numa-misplaced") return numa_misplaced(state, fault);
-  std::string names;
-  for (const auto& f : list_faults()) names += (names.empty() ? "" : ", ") + f.name;
-  return core::usage_error("fault '" + fault.text + "': unknown fault '" + fault.name + "' (known: " + names + ")");
+std::vector<FaultDef> machine_fault_defs() {
+  return {
+      {"nvlink-down", "nvlink-down:gpu=N,link=L",
+       "NVLink port L of GPU N is inactive; the pair(s) it served lose one link in the topology "
+       "(on NVSwitch machines every pair of GPU N drops by one, NV18 -> NV17 on H100).",
+       nvlink_down},
+      {"pcie-degraded", "pcie-degraded:gpu=N[,gen=G][,width=W]",
+       "GPU N trains its PCIe link below its maximum: current gen G (default max-1) and/or width W "
+       "(default unchanged); the maximum stays as it was.",
+       pcie_degraded},
+      {"mixed-batch", "mixed-batch:gpu=N[,vbios=V][,part=P][,memory_gib=M]",
+       "GPU N comes from another batch: its VBIOS, board part number and/or memory total differ "
+       "(at least one key).",
+       mixed_batch},
+      {"gpu-missing", "gpu-missing:gpu=N",
+       "GPU N is on the PCI bus but NVML does not enumerate it: it vanishes from the GPU list, "
+       "topology and NIC proximity, the rest are renumbered as NVML would, attached_gpus keeps the full "
+       "count. In every fault, gpu=N is the profile's GPU N, before any renumbering.",
+       gpu_missing},
+      {"numa-misplaced", "numa-misplaced:gpu=N,node=K",
+       "GPU N reports NUMA node K and that node's CPUs while its PCIe placement stays where it is "
+       "(wrong affinity: host copies cross the socket link).",
+       numa_misplaced},
+  };
 }
 
 }  // namespace gpuvet::sim

@@ -4,6 +4,8 @@
 
 #include "backends/sim/simulator.hpp"
 
+#include "backends/sim/fault_registry.hpp"
+
 namespace gpuvet::sim {
 namespace {
 
@@ -57,24 +59,9 @@ core::Result<FaultSpec> parse_fault(std::string_view text) {
 }
 
 std::vector<FaultInfo> list_faults() {
-  return {
-      {"nvlink-down", "nvlink-down:gpu=N,link=L",
-       "NVLink port L of GPU N is inactive; the pair(s) it served lose one link in the topology "
-       "(on NVSwitch machines every pair of GPU N drops by one, NV18 -> NV17 on H100)."},
-      {"pcie-degraded", "pcie-degraded:gpu=N[,gen=G][,width=W]",
-       "GPU N trains its PCIe link below its maximum: current gen G (default max-1) and/or width W "
-       "(default unchanged); the maximum stays as it was."},
-      {"mixed-batch", "mixed-batch:gpu=N[,vbios=V][,part=P][,memory_gib=M]",
-       "GPU N comes from another batch: its VBIOS, board part number and/or memory total differ "
-       "(at least one key)."},
-      {"gpu-missing", "gpu-missing:gpu=N",
-       "GPU N is on the PCI bus but NVML does not enumerate it: it vanishes from the GPU list, "
-       "topology and NIC proximity, the rest are renumbered as NVML would, attached_gpus keeps the full "
-       "count. In every fault, gpu=N is the profile's GPU N, before any renumbering."},
-      {"numa-misplaced", "numa-misplaced:gpu=N,node=K",
-       "GPU N reports NUMA node K and that node's CPUs while its PCIe placement stays where it is "
-       "(wrong affinity: host copies cross the socket link)."},
-  };
+  std::vector<FaultInfo> out;
+  for (const auto& def : fault_defs()) out.push_back({def.name, def.usage, def.description});
+  return out;
 }
 
 }  // namespace gpuvet::sim

@@ -37,11 +37,25 @@ struct SimGpu {
   std::optional<int> numa_override;  // numa-misplaced
   std::vector<SimPort> ports;
   bool present = true;               // gpu-missing clears it
+
+  // Planted by measurement faults; invisible to NVML and nvidia-smi, seen only by probes.
+  bool p2p_disabled = false;                 // p2p-disabled: no peer access to or from this GPU
+  std::optional<double> vram_real_gib;       // vram-short: memory that really exists (GiB)
+  std::vector<double> vram_bad_offsets_gib;  // vram-bad: where stored bits do not read back
+  double straggler_factor = 1.0;             // straggler: share of its peers' speed it reaches
+};
+
+// slow-link: the path between GPUs a and b (profile indices) runs at `factor` of its speed.
+struct SimSlowLink {
+  int a = 0;
+  int b = 0;
+  double factor = 1.0;
 };
 
 struct SimState {
   MachineProfile profile;
   std::vector<SimGpu> gpus;          // by original index
+  std::vector<SimSlowLink> slow_links;
   std::vector<std::string> notes;
 };
 
@@ -51,6 +65,9 @@ core::Result<SimState> build_state(MachineProfile profile, const core::Catalog& 
 
 // The machine as NVML, sysfs and nvidia-smi would show it.
 core::Machine render_machine(const SimState& state);
+
+// A built-in profile with the faults applied in order (what simulate_machine renders).
+core::Result<SimState> build_simulation(std::string_view profile, const std::vector<FaultSpec>& faults);
 
 // Applies one fault; errors are usage errors naming the fault text.
 std::optional<core::Error> apply_fault(SimState& state, const FaultSpec& fault);

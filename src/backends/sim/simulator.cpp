@@ -57,7 +57,7 @@ std::vector<ProfileInfo> list_profiles() {
   return out;
 }
 
-core::Result<core::Machine> simulate_machine(std::string_view profile, const std::vector<FaultSpec>& faults) {
+core::Result<SimState> build_simulation(std::string_view profile, const std::vector<FaultSpec>& faults) {
   const auto profiles = embedded_profiles();
   const auto it = std::find_if(profiles.begin(), profiles.end(), [&](const auto& p) { return p.first == profile; });
   if (it == profiles.end()) {
@@ -70,6 +70,12 @@ core::Result<core::Machine> simulate_machine(std::string_view profile, const std
   for (const auto& fault : faults) {
     if (auto error = apply_fault(state.value(), fault)) return *error;
   }
+  return state;
+}
+
+core::Result<core::Machine> simulate_machine(std::string_view profile, const std::vector<FaultSpec>& faults) {
+  auto state = build_simulation(profile, faults);
+  if (!state) return state.error();
   return render_machine(state.value());
 }
 
