@@ -7,6 +7,9 @@ packages=(
   build-essential cmake ninja-build pkg-config
   libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
+  libsqlite3-dev libbenchmark-dev
+  libssl-dev chromium
+  libopenmpi-dev openmpi-bin
 )
 
 missing=()

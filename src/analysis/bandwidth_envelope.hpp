@@ -20,4 +20,12 @@ PathExpectation expected_host_copy(const core::Gpu* gpu, const core::GpuModel* m
 // Unidirectional device-to-device copy between the GPUs at positions a and b, with P2P on.
 PathExpectation expected_peer_copy(const core::Machine& machine, const Fabric& fabric, int a, int b);
 
+// Device memory traffic of an SM copy kernel (read + write bytes), one GPU.
+PathExpectation expected_memory_copy(const core::GpuModel* model);
+
+// What most likely holds a slow cell back, from the machine picture: "PCIe link at Gen4 x8
+// (capable of Gen5 x16)", "2 of 18 NVLink links down", ...; empty when nothing stands out.
+std::string likely_host_cause(const core::Gpu* gpu, const core::GpuModel* model);
+std::string likely_peer_cause(const core::Machine& machine, const Fabric& fabric, int a, int b);
+
 }  // namespace gpuvet::analysis

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <optional>
 
 #include "analysis/bandwidth_envelope.hpp"
@@ -18,7 +19,11 @@ namespace {
 constexpr double kWarnRatio = 0.85;  // below 85 % of the envelope: warn
 constexpr double kFailRatio = 0.70;  // below 70 %: fail
 
-enum class PathKind { host, peer, other };
+enum class PathKind { host, peer, peer_bidirectional, memory, other };
+
+// Per direction, a bidirectional peer copy keeps nearly the unidirectional rate on NVLink:
+// 740-749 GB/s both ways vs 371-377 one way on HGX H100 (nccl#1264).
+constexpr double kBidirectionalShare = 0.97;
 
 // CE copies only: SM-driven host copies can read far lower on healthy machines (nvbandwidth#24).
 PathKind path_kind(const std::string& testcase) {
@@ -26,6 +31,11 @@ PathKind path_kind(const std::string& testcase) {
   if (testcase == "device_to_device_memcpy_read_ce" || testcase == "device_to_device_memcpy_write_ce" ||
       testcase == "p2p_unidirectional_p2p_enabled") {
     return PathKind::peer;
+  }
+  if (testcase == "device_local_copy_sm") return PathKind::memory;
+  if (testcase == "device_to_device_bidirectional_memcpy_read_ce" ||
+      testcase == "device_to_device_bidirectional_memcpy_write_ce") {
+    return PathKind::peer_bidirectional;
   }
   return PathKind::other;
 }
@@ -42,7 +52,12 @@ int position(const core::Machine& m, int index) {
   return m.gpus.empty() ? index : core::position_of_gpu(m, index);
 }
 
+// Per GPU index: a cause found by comparing rows of the run itself (host copies faster from
+// the far NUMA node than from the GPU's own).
+using CauseMap = std::map<int, std::string>;
+
 struct Cell {
+  std::string cause;      // likely cause, empty when none stands out
   std::string where;      // "GPU 3" or "GPU 3->5"
   std::vector<int> gpus;  // the GPU indices involved
   double value = 0;
@@ -86,15 +101,16 @@ bool p2p_allowed(const core::BandwidthRun& run, int i, int j) {
 }
 
 void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx, const core::Machine& machine,
-                  const Fabric& fabric, const std::string& what, core::BandwidthSummary& s,
-                  std::vector<core::Finding>& out) {
+                  const Fabric& fabric, const core::Catalog& catalog, const CauseMap& measured_causes,
+                  const std::string& what, core::BandwidthSummary& s, std::vector<core::Finding>& out) {
   const PathKind kind = path_kind(mx.testcase);
   if (mx.status) {
     s.expected_basis = "not judged: the tool reported " + *mx.status;
     return;
   }
   if (kind == PathKind::other || mx.unit != "GB/s") {
-    s.expected_basis = "not judged: only unidirectional CE host and peer copies are compared with an envelope";
+    s.expected_basis =
+        "not judged: only CE host copies (one direction), CE peer copies and the SM memory copy have an envelope";
     return;
   }
   std::vector<Cell> low;
@@ -106,22 +122,44 @@ void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx
       if (!v || c >= mx.column_labels.size() || r >= mx.row_labels.size()) continue;
       const auto gpu_col = label_index(mx.column_labels[c]);
       const auto gpu_row = label_index(mx.row_labels[r]);
-      if (!gpu_col || !gpu_row) continue;
+      if (!gpu_col || (kind != PathKind::host && kind != PathKind::memory && !gpu_row)) continue;  // host rows are "CPU" or "0"
       PathExpectation e;
       std::string where;
+      std::string cause;
       std::vector<int> involved = {*gpu_col};
+      const int p = position(machine, *gpu_col);
+      const core::Gpu* gpu = p >= 0 && p < static_cast<int>(machine.gpus.size()) ? &machine.gpus[static_cast<size_t>(p)] : nullptr;
+      // Host and memory copies involve one GPU: its own model, also on a machine of mixed models.
+      const core::GpuModel* own_model = fabric.model;
+      if (own_model == nullptr && gpu != nullptr && gpu->name) own_model = catalog.match(*gpu->name);
       if (kind == PathKind::host) {
-        const int p = position(machine, *gpu_col);
-        const core::Gpu* gpu = p >= 0 && p < static_cast<int>(machine.gpus.size()) ? &machine.gpus[static_cast<size_t>(p)] : nullptr;
-        e = expected_host_copy(gpu, fabric.model);
+        e = expected_host_copy(gpu, own_model);
+        where = fmt::format("GPU {}", *gpu_col);
+        const auto measured = measured_causes.find(*gpu_col);
+        cause = measured != measured_causes.end() ? measured->second : likely_host_cause(gpu, own_model);
+      } else if (kind == PathKind::memory) {
+        e = expected_memory_copy(own_model);
         where = fmt::format("GPU {}", *gpu_col);
       } else {
         // p2pBandwidthLatencyTest still fills its "P2P=Enabled" matrix for pairs that cannot
         // use P2P (the copies are staged through the host): those are p2p_unavailable, not slow.
         if (*gpu_row == *gpu_col || !p2p_allowed(run, *gpu_row, *gpu_col)) continue;
-        e = expected_peer_copy(machine, fabric, position(machine, *gpu_row), position(machine, *gpu_col));
+        // On a machine of mixed models a pair of alike GPUs still has a known link rate.
+        Fabric pair_fabric = fabric;
+        const int pr = position(machine, *gpu_row);
+        if (pair_fabric.model == nullptr && pr >= 0 && pr < static_cast<int>(machine.gpus.size()) && gpu != nullptr &&
+            gpu->name && machine.gpus[static_cast<size_t>(pr)].name) {
+          const core::GpuModel* row_model = catalog.match(*machine.gpus[static_cast<size_t>(pr)].name);
+          if (row_model == own_model) pair_fabric.model = own_model;
+        }
+        e = expected_peer_copy(machine, pair_fabric, pr, position(machine, *gpu_col));
+        if (kind == PathKind::peer_bidirectional && e.gbps) {
+          e.gbps = *e.gbps * kBidirectionalShare;
+          e.basis += fmt::format(" x {:.2f} per direction when both run (740-749 vs 371-377, nccl#1264)", kBidirectionalShare);
+        }
         where = fmt::format("GPU {}->{}", *gpu_row, *gpu_col);
         involved = {*gpu_row, *gpu_col};
+        cause = likely_peer_cause(machine, fabric, position(machine, *gpu_row), position(machine, *gpu_col));
       }
       if (!e.gbps) {
         s.expected_basis = "not judged: " + e.basis;
@@ -132,7 +170,7 @@ void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx
         s.expected_basis = e.basis;
       }
       const double ratio = *v / *e.gbps;
-      if (ratio < kWarnRatio) low.push_back({where, involved, *v, *e.gbps});
+      if (ratio < kWarnRatio) low.push_back({cause, where, involved, *v, *e.gbps});
       fail = fail || ratio < kFailRatio;
     }
   }
@@ -151,7 +189,55 @@ void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx
   auto f = make_finding("bandwidth_below_expected", fail ? core::Severity::fail : core::Severity::warn, gpus,
                         fmt::format("{} {}: {}", what, mx.testcase, fmt::join(parts, "; ")));
   f.evidence = {{"basis", s.expected_basis}, {"cells below 85 %", std::to_string(low.size())}};
+  std::vector<std::string> causes;
+  for (const auto& cell : low) {
+    if (!cell.cause.empty() && std::find(causes.begin(), causes.end(), cell.cause) == causes.end()) causes.push_back(cell.cause);
+  }
+  if (!causes.empty()) {
+    f.evidence.emplace_back("likely cause", fmt::format("{}", fmt::join(causes, "; ")));
+  } else if ((kind == PathKind::peer || kind == PathKind::peer_bidirectional) && low.size() <= 2 && gpus.size() == 2) {
+    f.evidence.emplace_back("likely cause", "one GPU pair only, with healthy links reported: a marginal link or "
+                                            "switch port between them (slow link)");
+  }
   out.push_back(std::move(f));
+}
+
+const core::BandwidthMatrix* find_matrix(const core::BandwidthRun& run, const std::string& testcase) {
+  for (const auto& mx : run.matrices) {
+    if (mx.testcase == testcase && !mx.status && !mx.values.empty()) return &mx;
+  }
+  return nullptr;
+}
+
+// Host copies from the GPU's own NUMA node should be the faster ones; when the far node wins
+// by more than 10 % the reported affinity is most likely wrong.
+CauseMap judge_far_numa(const core::BandwidthRun& run, std::vector<core::Finding>& out) {
+  CauseMap causes;
+  std::vector<int> gpus;
+  std::vector<std::string> parts;
+  for (const auto& [near_key, far_key] : {std::pair<std::string, std::string>{"host_to_device_memcpy_ce", "host_to_device_far_numa_memcpy_ce"},
+                                          {"device_to_host_memcpy_ce", "device_to_host_far_numa_memcpy_ce"}}) {
+    const auto* near_mx = find_matrix(run, near_key);
+    const auto* far_mx = find_matrix(run, far_key);
+    if (near_mx == nullptr || far_mx == nullptr || near_mx->column_labels != far_mx->column_labels) continue;
+    for (size_t c = 0; c < near_mx->column_labels.size() && c < near_mx->values[0].size() && c < far_mx->values[0].size(); ++c) {
+      const auto& nv = near_mx->values[0][c];
+      const auto& fv = far_mx->values[0][c];
+      const auto gpu = label_index(near_mx->column_labels[c]);
+      if (!nv || !fv || !gpu || *fv <= *nv * 1.10) continue;
+      causes[*gpu] = fmt::format("host memory on the GPU's reported NUMA node is slower than on another node ({} vs {} "
+                                 "GB/s): NUMA affinity misreported",
+                                 format_gbps(*nv), format_gbps(*fv));
+      if (std::find(gpus.begin(), gpus.end(), *gpu) == gpus.end()) gpus.push_back(*gpu);
+      parts.push_back(fmt::format("GPU {} {}: own node {} GB/s, far node {} GB/s", *gpu, near_key, format_gbps(*nv), format_gbps(*fv)));
+    }
+  }
+  if (gpus.empty()) return causes;
+  std::sort(gpus.begin(), gpus.end());
+  auto f = make_finding("host_copy_far_numa_faster", core::Severity::warn, gpus,
+                        fmt::format("{}: {}", run.source, fmt::join(parts, "; ")));
+  out.push_back(std::move(f));
+  return causes;
 }
 
 void judge_p2p_access(const core::BandwidthRun& run, const core::Machine& machine, const Fabric& fabric,
@@ -199,9 +285,10 @@ void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Ma
     const int devices = static_cast<int>(run.device_names.size());
     const Fabric fabric = fabric_for(run.device_names, devices, 1, machine, catalog, assessment.interconnect);
     const std::string what = run.source;
+    const CauseMap causes = judge_far_numa(run, assessment.findings);
     for (const auto& mx : run.matrices) {
       auto s = summarize(run, mx);
-      judge_matrix(run, mx, machine, fabric, what, s, assessment.findings);
+      judge_matrix(run, mx, machine, fabric, catalog, causes, what, s, assessment.findings);
       assessment.bandwidth.push_back(std::move(s));
     }
     judge_p2p_access(run, machine, fabric, assessment.findings);

@@ -77,6 +77,23 @@ const std::vector<FindingInfo>& finding_catalog() {
        "delivers on healthy machines. Names the GPUs or pairs.",
        "Check the path with gpuvet inspect (PCIe downtrained, NUMA misplacement, NVLink down, P2P "
        "disabled); pin the test to the GPU's NUMA node and rerun."},
+      {"host_copy_far_numa_faster", Severity::warn, "Host copies faster from the far NUMA node",
+       "gpuvet bench host measured a GPU's copies to and from pinned memory on its own (reported) "
+       "NUMA node more than 10 % slower than from another node: the affinity the system reports is "
+       "most likely wrong, so frameworks that pin by it put data on the wrong socket.",
+       "Check /sys/bus/pci/devices/<bus id>/numa_node against the board's slot map and the BIOS NUMA "
+       "settings (NPS, SNC, SRAT); pin host buffers to the faster node until it is fixed."},
+      {"vram_short", Severity::fail, "Less usable GPU memory than reported",
+       "gpuvet bench vram could allocate and verify clearly less memory than the GPU reports (more than "
+       "max(2 GiB, 5 %) below the total, beyond what the driver and a CUDA context hold): the card "
+       "does not have the memory it claims, or another process holds it.",
+       "Make sure no other process uses the GPU (nvidia-smi), rerun; if it persists, the card is not "
+       "the advertised part: ask for a replacement."},
+      {"vram_errors", Severity::fail, "GPU memory does not hold its data",
+       "Patterns written to GPU memory (address-in-address, walking ones, seeded random) read back "
+       "wrong: names the GPU, the byte range (GiB) and the words that failed per pattern.",
+       "Check nvidia-smi -q -d ECC,ROW_REMAPPER for remapped rows and pending remaps, reboot and rerun; "
+       "a repeatable failure means the GPU must be replaced."},
       {"p2p_unavailable", Severity::fail, "P2P access unavailable",
        "GPU pairs cannot access each other's memory, so peer copies and NCCL go through host memory: "
        "fail when the pair is NVLink-connected, info on GeForce cards (no P2P with the stock driver), "
@@ -107,6 +124,78 @@ const std::vector<FindingInfo>& finding_catalog() {
        "A GPU reports active clocks-event (throttle) reasons other than idle: info for power caps "
        "and similar, warn for hardware slowdown, thermal slowdown or power brake.",
        "Check cooling and power (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER) under load."},
+      {"straggler_gpu", Severity::fail, "GPU slows the collectives it joins",
+       "In gpuvet nccl --scaling, (nearly) every GPU pair or 4-GPU subset that includes this GPU reaches "
+       "less than 90 % of the upper-quartile busbw of comparable sets (same kind of path); warn, fail below 80 %. "
+       "In gpuvet burnin, its sustained GEMM TFLOP/s (median after warm-up) is more than 10 % below the "
+       "median of its peers (fail), with the time window it was below. "
+       "NVML can look healthy: clocks, power, a bad NVLink/PCIe lane or the card itself.",
+       "Check the GPU with gpuvet inspect (links, PCIe, throttle) and a GEMM or burn-in; ask for the GPU or "
+       "its baseboard slot to be replaced."},
+      {"slow_link", Severity::fail, "Slow path between two GPUs",
+       "In gpuvet nccl --scaling, the pair (or the pair common to the slow 4-GPU subsets) reaches less than "
+       "90 % of the upper-quartile busbw of pairs joined by the same kind of path, and neither GPU is a straggler; "
+       "warn, fail below 80 %.",
+       "Run nvbandwidth device_to_device on the pair and nvidia-smi nvlink -e for error counters; ask the "
+       "provider to reseat or replace the cable, bridge or baseboard."},
+      {"scaling_below_expected", Severity::fail, "Collectives do not scale to all GPUs",
+       "busbw on all GPUs is below 90 % of the best 4-GPU subset (pairs on 4-GPU machines): warn, fail "
+       "below 75 %. When the topology explains it (all GPUs must cross a slower path such as the socket "
+       "link) it is information, unless less than half remains (fail).",
+       "Check the topology (gpuvet inspect) and the straggler_gpu / slow_link findings; on PCIe machines "
+       "expect the socket crossing to cost bandwidth."},
+      {"collective_hung", Severity::fail, "Collective hung",
+       "A collective did not complete within the timeout; the communicator was aborted. Names the GPUs "
+       "that had not finished and the message size.",
+       "Check dmesg for Xid errors, nvidia-smi -q for NVLink/PCIe errors and NCCL_DEBUG=INFO output; rerun "
+       "on the pair that hangs."},
+      {"node_inventory_mismatch", Severity::fail, "Nodes of a cluster differ",
+       "In a multi-node run (gpuvet nccl under mpirun), some nodes hold other GPUs (count or model: fail) or "
+       "another driver, CUDA version or VBIOS (warn) than most nodes. The odd nodes are named.",
+       "Ask the provider to align the odd nodes (same GPUs, driver and firmware) before multi-node training."},
+      {"clock_desync", Severity::warn, "GPU clocks fall out of step under load",
+       "During a burn-in, a GPU's SM clock stays more than 5 % below the median of the loaded GPUs at the "
+       "same instant for at least 30 s. The first GPU to do so is named as the first to throttle, with when "
+       "it started, how low it went and how long it stayed there.",
+       "Look at the same GPU's throttle_reasons and thermal_outlier findings; check its cooling (fans, "
+       "airflow, cold plate) and power delivery."},
+      {"thermal_outlier", Severity::fail, "GPU much hotter than its peers",
+       "During a burn-in, a GPU's median temperature under load is 10 °C or more above its peers' median "
+       "at the same load (warn), or the load had to be stopped near its shutdown temperature (fail).",
+       "Check the GPU's cooling (fan, heat sink, cold plate, airflow in the chassis); ask the provider to "
+       "service it."},
+      {"power_not_reached", Severity::warn, "GPU does not reach its power limit under load",
+       "During a burn-in, a GPU's median board power under full GEMM load (outside thermal slowdown) stays "
+       "below 90 % of its enforced power limit: a power-delivery fault or a limit lower than reported.",
+       "Compare nvidia-smi -q -d POWER across GPUs under load; check the PSUs and power cables."},
+      {"throttle_reasons", Severity::fail, "Clocks held back during the burn-in",
+       "Time each GPU spent in the clocks-event reasons that mean trouble during a burn-in: software thermal "
+       "slowdown (warn), hardware slowdown, hardware thermal slowdown or power brake (fail), with when each "
+       "was first seen. Power capping under a GEMM is normal and not reported.",
+       "Check cooling and power under load (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER)."},
+      {"ecc_errors_new", Severity::fail, "New ECC errors during the burn-in",
+       "A GPU's volatile ECC counters grew during the burn-in: corrected errors (warn, with the rate per "
+       "hour) or uncorrected errors (fail).",
+       "Check nvidia-smi -q -d ECC,ROW_REMAPPER,PAGE_RETIREMENT; reset the GPU if a remap is pending and "
+       "ask for a replacement if uncorrected errors recur."},
+      {"xid_event", Severity::fail, "Xid errors during the burn-in",
+       "A GPU reported Xid events (NVML event set) during the burn-in: fail for hardware Xids (48, 63, 64, "
+       "74, 79, 92, 94, 95, 119, 120, 140), warn for the others. Names the code, count and time.",
+       "Look the Xid up in NVIDIA's Xid catalogue; check dmesg around the time given."},
+      {"nvlink_errors_growing", Severity::fail, "NVLink error counters growing",
+       "During a burn-in, a GPU's NVLink CRC, replay or recovery counters grew (per link, with the rate "
+       "per minute): warn, fail when replays or recoveries grew by more than 1 or CRC errors reached 100 "
+       "per second (DCGM's limits).",
+       "Run nvidia-smi nvlink -e; ask the provider to reseat or replace the GPU, cable or baseboard."},
+      {"pcie_replays", Severity::warn, "PCIe replays during the burn-in",
+       "A GPU's PCIe replay counter grew during the burn-in: warn above 8 replays per minute (DCGM's "
+       "limit), information below.",
+       "Reseat the card or riser; check lspci -vv for AER errors and the PCIe link width and speed."},
+      {"compute_miscompare", Severity::fail, "GEMM results differ from the reference",
+       "During a burn-in, a GPU computed matrix products that differ from the reference: words of a result "
+       "that differ from the first (golden) result of the same product, or golden elements off a "
+       "double-precision product by more than the dtype's tolerance. It computes wrong answers under load.",
+       "Do not use the GPU; ask the provider to replace it."},
   };
   return kCatalog;
 }

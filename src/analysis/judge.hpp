@@ -9,6 +9,7 @@
 #include "core/collective.hpp"
 #include "core/gpu_model.hpp"
 #include "core/machine.hpp"
+#include "core/vram.hpp"
 
 namespace gpuvet::analysis {
 
@@ -42,5 +43,9 @@ void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core:
 // of the log's device list), with bandwidth_below_expected; pairs without P2P give p2p_unavailable.
 void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Machine& machine,
                      const core::Catalog& catalog, core::Assessment& assessment);
+
+// Judges a VRAM check: vram_errors for miscompares, vram_short when clearly less memory could be
+// allocated than the GPU reports; a GPU whose check stopped early is unverified (incomplete).
+void judge_vram(const core::VramRun& run, core::Assessment& assessment);
 
 }  // namespace gpuvet::analysis

@@ -76,18 +76,6 @@ std::string format_gbps(double gbps) {
   return fmt::format("{:.3g}", gbps);
 }
 
-core::Reading<double> pcie_lane_gbps(int gen) {
-  switch (gen) {
-    case 1: return 0.25;
-    case 2: return 0.5;
-    case 3: return 0.985;
-    case 4: return 1.969;
-    case 5: return 3.938;
-    case 6: return 7.563;
-    default: return core::Reading<double>::absent(fmt::format("PCIe generation {} not known", gen));
-  }
-}
-
 namespace {
 struct PcieChoice {
   core::Reading<int> gen;
@@ -119,7 +107,7 @@ core::Reading<double> pcie_gpu_gbps(const core::Gpu& gpu, const core::GpuModel* 
   const PcieChoice c = choose_pcie(gpu, model);
   if (!c.gen) return core::Reading<double>::absent(c.gen.reason());
   if (!c.width) return core::Reading<double>::absent(c.width.reason());
-  const auto lane = pcie_lane_gbps(*c.gen);
+  const auto lane = core::pcie_lane_gbps(*c.gen);
   if (!lane) return lane;
   return *lane * *c.width;
 }

@@ -41,9 +41,7 @@ std::string model_label(const core::Gpu& gpu, const core::GpuModel* model);
 // A bandwidth in GB/s for people: 450, 31.5, 15.8, 63.
 std::string format_gbps(double gbps);
 
-// PCIe line rate per lane per direction in GB/s after encoding (gen3 0.985, gen4 1.969,
-// gen5 3.938, gen6 7.563); absent for a generation we do not know.
-core::Reading<double> pcie_lane_gbps(int gen);
+using core::pcie_lane_gbps;  // core/gpu_model.hpp
 // The PCIe rate this GPU's slot can carry per direction: generation from gen_max, else the
 // catalogue, else gen_current; width from width_max, else width_current, else the catalogue.
 core::Reading<double> pcie_gpu_gbps(const core::Gpu& gpu, const core::GpuModel* model);

@@ -31,6 +31,14 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   add_analyze_command(app, action);
   add_sim_command(app, action);
   add_findings_command(app, action);
+  add_burnin_command(app, action);
+  add_report_command(app, action);
+  add_nccl_command(app, action);
+  add_bench_command(app, action);
+  add_spec_command(app, action);
+  add_accept_command(app, action);
+  add_verify_command(app, action);
+  add_compare_command(app, action);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

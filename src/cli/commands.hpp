@@ -18,5 +18,13 @@ void add_inspect_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
 void add_sim_command(CLI::App& app, Action& action);
 void add_findings_command(CLI::App& app, Action& action);
+void add_burnin_command(CLI::App& app, Action& action);
+void add_report_command(CLI::App& app, Action& action);
+void add_nccl_command(CLI::App& app, Action& action);
+void add_bench_command(CLI::App& app, Action& action);
+void add_spec_command(CLI::App& app, Action& action);
+void add_accept_command(CLI::App& app, Action& action);
+void add_verify_command(CLI::App& app, Action& action);
+void add_compare_command(CLI::App& app, Action& action);
 
 }  // namespace gpuvet::cli

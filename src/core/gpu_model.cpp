@@ -39,4 +39,16 @@ const GpuModel* Catalog::by_id(std::string_view id) const {
   return nullptr;
 }
 
+Reading<double> pcie_lane_gbps(int gen) {
+  switch (gen) {
+    case 1: return 0.25;
+    case 2: return 0.5;
+    case 3: return 0.985;
+    case 4: return 1.969;
+    case 5: return 3.938;
+    case 6: return 7.563;
+    default: return Reading<double>::absent("PCIe generation " + std::to_string(gen) + " not known");
+  }
+}
+
 }  // namespace gpuvet::core

@@ -48,6 +48,10 @@ struct GpuModel {
   [[nodiscard]] Reading<double> nvlink_gbps_per_gpu() const;
 };
 
+// PCIe line rate per lane per direction in GB/s after encoding (gen3 0.985, gen4 1.969,
+// gen5 3.938, gen6 7.563); absent for a generation not known.
+Reading<double> pcie_lane_gbps(int gen);
+
 class Catalog {
  public:
   Catalog() = default;

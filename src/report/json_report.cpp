@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/machine_report.hpp"
+#include "report/measurements_json.hpp"
 
 namespace gpuvet::report {
 
@@ -253,6 +254,7 @@ std::string render_json(const MachineReport& report) {
   for (const auto& b : report.assessment.bandwidth) bandwidth.push_back(bandwidth_json(b));
   j["bandwidth"] = bandwidth;
   j["unverified"] = report.assessment.unverified;
+  if (report.measurements != nullptr) j["measurements"] = measurements_json(*report.measurements);
   j["notes"] = machine.notes;
   return j.dump(2) + "\n";
 }

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "report/machine_report.hpp"
+#include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
 
 namespace gpuvet::report {
@@ -123,6 +124,8 @@ std::string severity_tag(core::Severity severity, bool color) {
 // The interconnect_class finding is shown as the Interconnect section, not repeated here.
 bool shown_as_interconnect(const core::Finding& f) { return f.code == "interconnect_class"; }
 
+}  // namespace
+
 std::string findings_block(const std::vector<core::Finding>& findings, bool color) {
   std::string out;
   for (const auto& f : findings) {
@@ -145,20 +148,22 @@ std::string interconnect_block(const core::Assessment& assessment) {
   return out;
 }
 
-std::string verdict_line(const MachineReport& report, bool color) {
+std::string verdict_line(const core::Assessment& assessment, core::Verdict v, bool color) {
   int fails = 0, warns = 0;
-  for (const auto& f : report.assessment.findings) {
+  for (const auto& f : assessment.findings) {
     if (f.severity == core::Severity::fail) ++fails;
     if (f.severity == core::Severity::warn) ++warns;
   }
-  std::string verdict = report.verdict == core::Verdict::pass ? "PASS" : report.verdict == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
-  if (color) verdict = (report.verdict == core::Verdict::pass ? "\x1b[1;32m" : "\x1b[1;31m") + verdict + "\x1b[0m";
+  std::string verdict = v == core::Verdict::pass ? "PASS" : v == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
+  if (color) verdict = (v == core::Verdict::pass ? "\x1b[1;32m" : "\x1b[1;31m") + verdict + "\x1b[0m";
   std::string line = fmt::format("Verdict: {} ({} failing, {} warning findings", verdict, fails, warns);
-  if (!report.assessment.unverified.empty()) {
-    line += fmt::format(", {} expectation(s) not verified", report.assessment.unverified.size());
+  if (!assessment.unverified.empty()) {
+    line += fmt::format(", {} expectation(s) not verified", assessment.unverified.size());
   }
   return line + ")\n";
 }
+
+namespace {
 
 std::string gbps_cell(const core::Reading<double>& r) { return r ? fmt::format("{:.2f}", *r) : "n/a"; }
 
@@ -245,7 +250,7 @@ std::string render_text(const MachineReport& report, const TextOptions& options)
     for (const auto& item : report.assessment.unverified) out += "  " + item + "\n";
   }
   for (const auto& note : m.notes) out += "note: " + note + "\n";
-  out += "\n" + verdict_line(report, options.color);
+  out += "\n" + verdict_line(report.assessment, report.verdict, options.color);
   return out;
 }
 

@@ -1,6 +1,8 @@
 // Copy-bandwidth matrices judged against the envelope of the machine they ran on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "analysis/judge.hpp"
 #include "test_bandwidth.hpp"
 #include "test_machines.hpp"
@@ -69,6 +71,59 @@ TEST(Bandwidth, WaivedTestcaseIsSummarisedNotJudged) {
   run.matrices[1].values.clear();
   const auto a = judge_bandwidth_runs({run});
   EXPECT_NE(a.bandwidth[1].expected_basis.find("WAIVED"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuvet::analysis::testing
+
+namespace gpuvet::analysis::testing {
+namespace {
+
+core::VramCheck vram_check(int gpu, std::uint64_t total_gib, double tested_gib) {
+  core::VramCheck c;
+  c.gpu = gpu;
+  c.name = "NVIDIA H100 80GB HBM3";
+  c.total_bytes = total_gib << 30;
+  c.tested_bytes = static_cast<std::uint64_t>(tested_gib * 1073741824.0);
+  return c;
+}
+
+TEST(VramJudge, ContextReserveIsNotShortButMissingGibibytesAre) {
+  core::VramRun run;
+  run.gpus = {vram_check(0, 80, 78.5), vram_check(1, 80, 76.5), vram_check(2, 80, 60)};
+  core::Assessment a;
+  judge_vram(run, a);
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].code, "vram_short");
+  EXPECT_EQ(a.findings[0].gpus, std::vector<int>{2});
+}
+
+TEST(VramJudge, MiscomparesFailAndAnEarlyStopIsUnverified) {
+  core::VramRun run;
+  auto bad = vram_check(3, 80, 79);
+  bad.miscompares = {{"random", 5ull << 30, (5ull << 30) + 8, 2}};
+  auto stopped = vram_check(4, 80, 10);
+  stopped.error = std::string("stopped after the 600 s timeout");
+  run.gpus = {bad, stopped};
+  core::Assessment a;
+  judge_vram(run, a);
+  ASSERT_EQ(a.findings.size(), 1u);
+  EXPECT_EQ(a.findings[0].code, "vram_errors");
+  EXPECT_NE(a.findings[0].message.find("5.00 GiB"), std::string::npos) << a.findings[0].message;
+  ASSERT_EQ(a.unverified.size(), 1u);  // a partial check is neither short nor passed
+  EXPECT_NE(a.unverified[0].find("GPU 4"), std::string::npos);
+}
+
+TEST(BandwidthJudge, FarNumaFasterThanOwnNodeIsNamed) {
+  auto run = nvbandwidth_run(2, "NVIDIA H100 80GB HBM3", 40, 380);
+  core::BandwidthMatrix far = run.matrices[0];
+  far.testcase = "host_to_device_far_numa_memcpy_ce";
+  far.values[0][1] = 54.0;
+  run.matrices.push_back(far);
+  const auto a = judge_bandwidth_runs({run});
+  const auto it = std::find_if(a.findings.begin(), a.findings.end(), [](const auto& f) { return f.code == "host_copy_far_numa_faster"; });
+  ASSERT_NE(it, a.findings.end());
+  EXPECT_EQ(it->gpus, std::vector<int>{1});
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include "analysis/finding_catalog.hpp"
+#include "test_attribution.hpp"
 #include "test_bandwidth.hpp"
+#include "test_burnin_records.hpp"
 #include "test_collectives.hpp"
 #include "test_machines.hpp"
 
@@ -38,6 +40,8 @@ TEST(FindingCatalog, EveryEmittedCodeIsCatalogued) {
   }
   auto benchmark_findings = collective_gallery_findings();
   for (auto& f : bandwidth_gallery_findings()) benchmark_findings.push_back(std::move(f));
+  for (auto& f : attribution_gallery_findings()) benchmark_findings.push_back(std::move(f));
+  for (auto& f : burnin_gallery_findings()) benchmark_findings.push_back(std::move(f));
   for (const auto& f : benchmark_findings) {
     const FindingInfo* info = find_finding_info(f.code);
     ASSERT_NE(info, nullptr) << f.code;

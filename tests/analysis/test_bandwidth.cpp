@@ -45,7 +45,28 @@ std::vector<core::Finding> bandwidth_gallery_findings() {
   auto slow = nvbandwidth_run(8, "NVIDIA H100 80GB HBM3", 20, 100);
   auto no_p2p = nvbandwidth_run(2, "NVIDIA GeForce RTX 4090", 25, 5);
   no_p2p.p2p_access = std::vector<std::vector<bool>>{{true, false}, {false, true}};
-  return judge_bandwidth_runs({slow, no_p2p}).findings;
+  // A GPU whose host copies are faster from the far NUMA node.
+  auto far = nvbandwidth_run(2, "NVIDIA H100 80GB HBM3", 40, 380);
+  core::BandwidthMatrix far_row = far.matrices[0];
+  far_row.testcase = "host_to_device_far_numa_memcpy_ce";
+  far_row.values[0][1] = 54.0;
+  far.matrices.push_back(far_row);
+  auto findings = judge_bandwidth_runs({slow, no_p2p, far}).findings;
+  // VRAM: one GPU short of memory, one with bad words.
+  core::VramRun vram;
+  core::VramCheck shortfall;
+  shortfall.gpu = 0;
+  shortfall.total_bytes = 80ull << 30;
+  shortfall.tested_bytes = 60ull << 30;
+  core::VramCheck bad = shortfall;
+  bad.gpu = 1;
+  bad.tested_bytes = 79ull << 30;
+  bad.miscompares = {{"address", 1ull << 30, (1ull << 30) + 4088, 512}};
+  vram.gpus = {shortfall, bad};
+  core::Assessment a;
+  judge_vram(vram, a);
+  for (auto& f : a.findings) findings.push_back(std::move(f));
+  return findings;
 }
 
 }  // namespace gpuvet::analysis::testing

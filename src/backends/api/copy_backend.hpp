@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/vram.hpp"
 
 namespace gpuvet::api {
 
@@ -57,21 +58,6 @@ struct VramRequest {
   std::chrono::milliseconds timeout{600000};
 };
 
-struct VramMiscompare {
-  std::string pattern;            // "address", "walking-ones", "random"
-  std::uint64_t first_offset = 0; // byte offset of the first bad word in the tested range
-  std::uint64_t last_offset = 0;
-  std::uint64_t words = 0;        // bad 8-byte words
-};
-
-struct VramResult {
-  std::uint64_t total_bytes = 0;      // what the driver reports as total
-  std::uint64_t tested_bytes = 0;     // allocated, written and read back
-  std::vector<std::string> patterns;  // patterns run over tested_bytes
-  std::vector<VramMiscompare> miscompares;
-  double seconds = 0;
-};
-
 struct DeviceInfo {
   int ordinal = 0;
   std::string name;
@@ -86,12 +72,16 @@ class CopyBackend {
   [[nodiscard]] virtual std::string describe() const = 0;
   [[nodiscard]] virtual bool simulated() const = 0;
   virtual core::Result<std::vector<DeviceInfo>> devices() = 0;
+  // NUMA node ids host buffers can be bound to (one entry on a single-socket machine).
+  virtual core::Result<std::vector<int>> host_numa_nodes() = 0;
   virtual core::Result<bool> can_access_peer(int a, int b) = 0;
   // GB/s (1e9 B/s) per stream, in request order, for one sample.
   virtual core::Result<std::vector<double>> copy_sample(const CopyRequest& request) = 0;
   // Nanoseconds per dependent access, one sample.
   virtual core::Result<double> latency_sample(const LatencyRequest& request) = 0;
-  virtual core::Result<VramResult> verify_vram(const VramRequest& request) = 0;
+  // Fills total/tested bytes, patterns, miscompares and seconds; `error` when it stopped early
+  // after testing part of the memory (what was tested is kept).
+  virtual core::Result<core::VramCheck> verify_vram(const VramRequest& request) = 0;
 };
 
 }  // namespace gpuvet::api

@@ -92,7 +92,34 @@ namespace gpuvet::nvml {
   X(device_get_nvlink_remote_device_type, nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlIntNvLinkDeviceType_t*), \
     optional, "nvmlDeviceGetNvLinkRemoteDeviceType")                                                         \
   X(device_get_topology_common_ancestor, nvmlReturn_t(nvmlDevice_t, nvmlDevice_t, nvmlGpuTopologyLevel_t*),  \
-    optional, "nvmlDeviceGetTopologyCommonAncestor")
+    optional, "nvmlDeviceGetTopologyCommonAncestor")                                                         \
+  /* Burn-in telemetry (nvml_telemetry_source.cpp). */                                                       \
+  X(device_get_temperature, nvmlReturn_t(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int*), optional,   \
+    "nvmlDeviceGetTemperature")                                                                              \
+  X(device_get_temperature_threshold, nvmlReturn_t(nvmlDevice_t, nvmlTemperatureThresholds_t, unsigned int*), \
+    optional, "nvmlDeviceGetTemperatureThreshold")                                                           \
+  X(device_get_clock_info, nvmlReturn_t(nvmlDevice_t, nvmlClockType_t, unsigned int*), optional,             \
+    "nvmlDeviceGetClockInfo")                                                                                \
+  X(device_get_power_usage, nvmlReturn_t(nvmlDevice_t, unsigned int*), optional, "nvmlDeviceGetPowerUsage")  \
+  X(device_get_total_energy_consumption, nvmlReturn_t(nvmlDevice_t, unsigned long long*), optional,          \
+    "nvmlDeviceGetTotalEnergyConsumption")                                                                   \
+  X(device_get_utilization_rates, nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*), optional,                  \
+    "nvmlDeviceGetUtilizationRates")                                                                         \
+  X(device_get_total_ecc_errors,                                                                             \
+    nvmlReturn_t(nvmlDevice_t, nvmlMemoryErrorType_t, nvmlEccCounterType_t, unsigned long long*), optional,  \
+    "nvmlDeviceGetTotalEccErrors")                                                                           \
+  X(device_get_nvlink_error_counter,                                                                         \
+    nvmlReturn_t(nvmlDevice_t, unsigned int, nvmlNvLinkErrorCounter_t, unsigned long long*), optional,       \
+    "nvmlDeviceGetNvLinkErrorCounter")                                                                       \
+  X(device_get_supported_event_types, nvmlReturn_t(nvmlDevice_t, unsigned long long*), optional,             \
+    "nvmlDeviceGetSupportedEventTypes")                                                                      \
+  /* Event subscription for Xids: creates a listener, changes no GPU state. */                               \
+  X(event_set_create, nvmlReturn_t(nvmlEventSet_t*), optional, "nvmlEventSetCreate")                         \
+  X(device_register_events, nvmlReturn_t(nvmlDevice_t, unsigned long long, nvmlEventSet_t), optional,        \
+    "nvmlDeviceRegisterEvents")                                                                              \
+  X(event_set_wait, nvmlReturn_t(nvmlEventSet_t, nvmlEventData_t*, unsigned int), optional,                  \
+    "nvmlEventSetWait_v2", "nvmlEventSetWait")                                                               \
+  X(event_set_free, nvmlReturn_t(nvmlEventSet_t), optional, "nvmlEventSetFree")
 
 enum class Symbol {
 #define GPUVET_NVML_ENUM(member, signature, requirement, ...) member,

@@ -192,4 +192,48 @@ static_assert(offsetof(nvmlFieldValue_t, value) == 32);
 
 static_assert(sizeof(unsigned long) == 8, "NVML affinity masks assume LP64: 64 CPUs per unsigned long");
 
+// Burn-in telemetry (nvml_telemetry_source.cpp). Values from nvml.h (nvml-facts.md §1.10, §2).
+using nvmlTemperatureSensors_t = int;
+using nvmlTemperatureThresholds_t = int;
+using nvmlMemoryErrorType_t = int;
+using nvmlEccCounterType_t = int;
+using nvmlNvLinkErrorCounter_t = int;
+struct nvmlEventSet_st;
+using nvmlEventSet_t = nvmlEventSet_st*;
+
+inline constexpr nvmlReturn_t kErrorTimeout = 10;
+inline constexpr nvmlTemperatureSensors_t kTemperatureGpu = 0;
+inline constexpr nvmlTemperatureThresholds_t kThresholdShutdown = 0;
+inline constexpr nvmlTemperatureThresholds_t kThresholdSlowdown = 1;
+inline constexpr nvmlMemoryErrorType_t kMemoryErrorCorrected = 0;
+inline constexpr nvmlMemoryErrorType_t kMemoryErrorUncorrected = 1;
+inline constexpr nvmlEccCounterType_t kEccVolatile = 0;
+inline constexpr nvmlNvLinkErrorCounter_t kNvLinkErrorDlReplay = 0;
+inline constexpr nvmlNvLinkErrorCounter_t kNvLinkErrorDlRecovery = 1;
+inline constexpr nvmlNvLinkErrorCounter_t kNvLinkErrorDlCrcFlit = 2;
+inline constexpr nvmlNvLinkErrorCounter_t kNvLinkErrorDlCrcData = 3;
+inline constexpr unsigned kFieldMemoryTemp = 82;          // NVML_FI_DEV_MEMORY_TEMP, °C
+inline constexpr unsigned kFieldPcieReplayCounter = 94;   // NVML_FI_DEV_PCIE_REPLAY_COUNTER
+inline constexpr unsigned kFieldNvLinkErrorDlReplay = 161;    // scopeId = link (Hopper; not on Blackwell)
+inline constexpr unsigned kFieldNvLinkErrorDlRecovery = 162;  // scopeId = link
+inline constexpr unsigned kFieldNvLinkErrorDlCrc = 163;       // scopeId = link
+inline constexpr unsigned long long kEventTypeXidCriticalError = 0x8;
+
+struct nvmlUtilization_t {
+  unsigned int gpu;     // percent
+  unsigned int memory;  // percent
+};
+static_assert(sizeof(nvmlUtilization_t) == 8);
+
+struct nvmlEventData_t {
+  nvmlDevice_t device;
+  unsigned long long eventType;
+  unsigned long long eventData;  // the Xid for XidCriticalError (999 = unknown Xid)
+  unsigned int gpuInstanceId;
+  unsigned int computeInstanceId;
+};
+static_assert(sizeof(nvmlEventData_t) == 32);
+static_assert(offsetof(nvmlEventData_t, eventData) == 16);
+
+
 }  // namespace gpuvet::nvml

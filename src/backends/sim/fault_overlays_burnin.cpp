@@ -1,9 +1,122 @@
-// Fault overlays that show up in burnin.
+// Fault overlays that show up only in a burn-in, under hours of load: a card whose cooling fails,
+// an Xid at a given time, an NVLink whose CRC errors keep growing, corrected ECC errors, a GPU that
+// falls off the bus. They plant state read by the burn-in model (burnin_model.cpp); NVML and
+// nvidia-smi of the idle machine show nothing.
+#include <fmt/format.h>
+
 #include "backends/sim/fault_params.hpp"
 #include "backends/sim/fault_registry.hpp"
 
 namespace gpuvet::sim {
+namespace {
 
-std::vector<FaultDef> burnin_fault_defs() { return {}; }
+SimGpu* gpu_of(SimState& state, Params& params) {
+  const int g = gpu_param(state, params);
+  if (params.error()) return nullptr;
+  return &state.gpus[static_cast<std::size_t>(g)];
+}
+
+std::optional<core::Error> thermal_throttle(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "at"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  const double at = duration_param(params, "at");
+  if (params.error()) return params.error();
+  gpu->burnin.throttle_at_s = at;
+  return std::nullopt;
+}
+
+std::optional<core::Error> xid(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "code", "at"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  const int code = params.integer("code", 1, 1000, "Xid codes are");
+  if (params.error()) return params.error();
+  const double at = duration_param(params, "at");
+  if (params.error()) return params.error();
+  gpu->burnin.xids.emplace_back(at, code);
+  if (code == 79 && (!gpu->burnin.lost_at_s || *gpu->burnin.lost_at_s > at)) gpu->burnin.lost_at_s = at;
+  return std::nullopt;
+}
+
+std::optional<core::Error> nvlink_crc(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "link", "per_min"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  if (gpu->ports.empty()) return params.fail(gpu->model->display_name + " has no NVLink ports");
+  const int link = params.integer("link", 0, static_cast<int>(gpu->ports.size()) - 1, "this GPU has links");
+  if (params.error()) return params.error();
+  if (!gpu->ports[static_cast<std::size_t>(link)].active) {
+    return params.fail(fmt::format("link {} is not active: an inactive link counts no errors", link));
+  }
+  const double per_min = number_param(params, "per_min", 0.001, 1e6, "CRC errors per minute");
+  if (params.error()) return params.error();
+  gpu->burnin.nvlink_crc.emplace_back(link, per_min);
+  return std::nullopt;
+}
+
+std::optional<core::Error> ecc_sbe(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "per_hour"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  const double per_hour = number_param(params, "per_hour", 0.001, 1e7, "corrected ECC errors per hour");
+  if (params.error()) return params.error();
+  gpu->burnin.ecc_sbe_per_hour += per_hour;
+  return std::nullopt;
+}
+
+std::optional<core::Error> gpu_lost(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "at"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  const double at = duration_param(params, "at");
+  if (params.error()) return params.error();
+  gpu->burnin.lost_at_s = gpu->burnin.lost_at_s ? std::min(*gpu->burnin.lost_at_s, at) : at;
+  return std::nullopt;
+}
+
+std::optional<core::Error> gemm_miscompare(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "at"}, {});
+  if (params.error()) return params.error();
+  SimGpu* gpu = gpu_of(state, params);
+  if (!gpu) return params.error();
+  const double at = duration_param(params, "at");
+  if (params.error()) return params.error();
+  gpu->burnin.miscompare_at_s = at;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::vector<FaultDef> burnin_fault_defs() {
+  return {
+      {"thermal-throttle", "thermal-throttle:gpu=N,at=T",
+       "From run time T (90s, 15m, 2h) GPU N's cooling fails: under load it heats up to its maximum operating "
+       "temperature and the driver lowers its clocks (software thermal slowdown) to stay there.",
+       thermal_throttle},
+      {"xid", "xid:gpu=N,code=C,at=T",
+       "GPU N reports Xid C at run time T (an NVML XidCriticalError event). Xid 79 also makes it fall off the bus.",
+       xid},
+      {"nvlink-crc", "nvlink-crc:gpu=N,link=L,per_min=R",
+       "NVLink L of GPU N counts R flow-control CRC errors per minute under load (a marginal link or "
+       "connector); its replay counter grows with them.",
+       nvlink_crc},
+      {"ecc-sbe", "ecc-sbe:gpu=N,per_hour=R",
+       "GPU N's memory reports R corrected (single-bit) ECC errors per hour under load.", ecc_sbe},
+      {"gpu-lost", "gpu-lost:gpu=N,at=T",
+       "GPU N falls off the bus at run time T (Xid 79): every NVML call on it fails from then on and its "
+       "load stops.",
+       gpu_lost},
+      {"gemm-miscompare", "gemm-miscompare:gpu=N,at=T",
+       "From run time T GPU N's GEMMs under load return wrong results: one result in the checks of every minute of "
+       "load differs from the reference, while NVML shows a healthy card.",
+       gemm_miscompare},
+  };
+}
 
 }  // namespace gpuvet::sim

@@ -311,4 +311,15 @@ core::Machine render_machine(const SimState& state) {
   return m;
 }
 
+core::Link sim_pair_link(const SimState& state, int a, int b) { return gpu_pair_link(state, a, b); }
+
+int physical_numa_node(const SimState& state, int gpu) {
+  return numa_of_bridge(state.profile, state.gpus[static_cast<std::size_t>(gpu)].host_bridge);
+}
+
+int reported_numa_node(const SimState& state, int gpu) {
+  const SimGpu& g = state.gpus[static_cast<std::size_t>(gpu)];
+  return g.numa_override.value_or(physical_numa_node(state, gpu));
+}
+
 }  // namespace gpuvet::sim

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "backends/sim/machine_profile.hpp"
@@ -20,6 +21,16 @@ struct SimPort {
   core::NvLinkRemote remote = core::NvLinkRemote::unknown;
   int peer_gpu = -1;             // original GPU index when remote == gpu
   int peer_port = -1;
+};
+
+// Planted by burn-in faults; they show only under hours of load (times in run seconds).
+struct SimBurninFaults {
+  std::optional<double> throttle_at_s;                 // thermal-throttle: cooling fails at this time
+  std::vector<std::pair<double, int>> xids;            // xid: (time, Xid code)
+  std::vector<std::pair<int, double>> nvlink_crc;      // nvlink-crc: (link, CRC errors per minute)
+  double ecc_sbe_per_hour = 0;                         // ecc-sbe: corrected ECC errors per hour
+  std::optional<double> lost_at_s;                     // gpu-lost: falls off the bus at this time
+  std::optional<double> miscompare_at_s;               // gemm-miscompare: wrong GEMM results from this time
 };
 
 struct SimGpu {
@@ -43,6 +54,7 @@ struct SimGpu {
   std::optional<double> vram_real_gib;       // vram-short: memory that really exists (GiB)
   std::vector<double> vram_bad_offsets_gib;  // vram-bad: where stored bits do not read back
   double straggler_factor = 1.0;             // straggler: share of its peers' speed it reaches
+  SimBurninFaults burnin;                    // fault_overlays_burnin.cpp; read by burnin_model
 };
 
 // slow-link: the path between GPUs a and b (profile indices) runs at `factor` of its speed.
@@ -68,6 +80,12 @@ core::Machine render_machine(const SimState& state);
 
 // A built-in profile with the faults applied in order (what simulate_machine renders).
 core::Result<SimState> build_simulation(std::string_view profile, const std::vector<FaultSpec>& faults);
+
+// The path between GPUs a and b (profile indices) as topo -m would label it: NV# or the PCIe path.
+core::Link sim_pair_link(const SimState& state, int a, int b);
+// The NUMA node of the socket GPU `gpu` hangs off, and the one it reports (numa-misplaced).
+int physical_numa_node(const SimState& state, int gpu);
+int reported_numa_node(const SimState& state, int gpu);
 
 // Applies one fault; errors are usage errors naming the fault text.
 std::optional<core::Error> apply_fault(SimState& state, const FaultSpec& fault);

@@ -197,7 +197,14 @@ TEST(NvmlContract, OneNvLinkDownIsNv17ForThatGpusPairs) {
 TEST(NvmlContract, HoldsUnderEverySimulatorFault) {
   const std::vector<std::string> faults = {"nvlink-down:gpu=3,link=2", "pcie-degraded:gpu=2,gen=4,width=8",
                                            "mixed-batch:gpu=5,vbios=96.00.99.00.01,memory_gib=40",
-                                           "gpu-missing:gpu=6", "numa-misplaced:gpu=1,node=1"};
+                                           "gpu-missing:gpu=6", "numa-misplaced:gpu=1,node=1",
+                                           // Measurement faults: NVML must still show a healthy machine.
+                                           "p2p-disabled:gpu=3", "vram-short:gpu=4,gib=60", "vram-bad:gpu=6,offset_gib=17.5",
+                                           "straggler:gpu=2,factor=0.8", "slow-link:a=1,b=6,factor=0.5",
+                                           // Burn-in faults show only under load, in the burn-in model.
+                                           "thermal-throttle:gpu=1,at=1h", "xid:gpu=2,code=48,at=10m",
+                                           "nvlink-crc:gpu=3,link=0,per_min=5", "ecc-sbe:gpu=4,per_hour=3",
+                                           "gpu-lost:gpu=5,at=2h", "gemm-miscompare:gpu=6,at=1h"};
   std::set<std::string> covered;
   for (const auto& f : faults) {
     expect_contract("hgx-h100-8x", {f});

@@ -12,14 +12,17 @@
 namespace gpuvet::nvml {
 namespace {
 
-const std::regex kStateChanging("nvml[A-Za-z]*(Set|Reset|Clear)");
+// nvmlEventSet* (Create, Wait, Free) manage an event listener in the calling process and change
+// no GPU state; they are the one "Set" in NVML names that is not a setter.
+const std::regex kStateChanging("nvml(?!EventSet)[A-Za-z]*(Set|Reset|Clear)");
 
 TEST(NvmlReadOnly, PatternCatchesStateChangingNames) {
   for (const char* name : {"nvmlDeviceSetPowerManagementLimit", "nvmlDeviceResetNvLinkErrorCounters",
                            "nvmlDeviceClearEccErrorCounts", "nvmlDeviceSetMigMode", "nvmlDeviceResetGpuLockedClocks"}) {
     EXPECT_TRUE(std::regex_search(name, kStateChanging)) << name;
   }
-  for (const char* name : {"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetMigMode", "nvmlInit_v2"}) {
+  for (const char* name : {"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetMigMode", "nvmlInit_v2",
+                           "nvmlEventSetCreate", "nvmlEventSetWait_v2"}) {
     EXPECT_FALSE(std::regex_search(name, kStateChanging)) << name;
   }
 }
@@ -49,7 +52,9 @@ TEST(NvmlReadOnly, SymbolTableListsOnlyQueries) {
       EXPECT_FALSE(std::regex_search(std::string(name), kStateChanging)) << name;
       const std::string n(name);
       const bool query = n.starts_with("nvmlDeviceGet") || n.starts_with("nvmlSystemGet") || n.starts_with("nvmlInit") ||
-                         n == "nvmlShutdown" || n == "nvmlErrorString";
+                         n == "nvmlShutdown" || n == "nvmlErrorString" ||
+                         // Xid events: a listener in this process, no GPU state changes.
+                         n.starts_with("nvmlEventSet") || n == "nvmlDeviceRegisterEvents";
       EXPECT_TRUE(query) << name;
     }
   }

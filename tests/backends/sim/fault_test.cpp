@@ -68,7 +68,10 @@ TEST(ListFaults, DocumentsEachFault) {
     EXPECT_EQ(f.usage.rfind(f.name + ":", 0), 0u) << f.usage;
     EXPECT_GT(f.description.size(), 40u);
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"nvlink-down", "pcie-degraded", "mixed-batch", "gpu-missing", "numa-misplaced"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"nvlink-down", "pcie-degraded", "mixed-batch", "gpu-missing", "numa-misplaced",
+                                             "p2p-disabled", "vram-short", "vram-bad", "straggler", "slow-link",
+                                             "thermal-throttle", "xid", "nvlink-crc", "ecc-sbe", "gpu-lost",
+                                             "gemm-miscompare"}));
 }
 
 TEST(NvlinkDown, OnNvswitchEveryPairOfThatGpuLosesOneLink) {

@@ -1,0 +1,25 @@
+// report.json (schema gpuvet.accept/1, docs/json.md) and the resumable state file: an
+// AcceptReport and its stage records as JSON, and back (compare, resume). Pure: text in, text out.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "accept/accept_model.hpp"
+#include "core/error.hpp"
+
+namespace gpuvet::accept {
+
+std::string render_report_json(const AcceptReport& report);
+// Errors (bad_input) name the file and what is wrong; another schema version is an error.
+core::Result<AcceptReport> parse_report_json(std::string_view text, const std::string& file_name);
+
+inline constexpr std::string_view kStateSchema = "gpuvet.accept-state/1";
+// `key` identifies the run (spec and machine): a state saved under another key is not resumed.
+std::string render_state(const std::string& key, const std::vector<StageRecord>& stages);
+// The stage records saved under `key`; empty when the state belongs to another run.
+core::Result<std::vector<StageRecord>> parse_state(std::string_view text, const std::string& key,
+                                                   const std::string& file_name);
+
+}  // namespace gpuvet::accept

@@ -1,0 +1,43 @@
+// Offers side by side (`gpuvet compare`): for each clause of any report, each machine's result
+// and headline number as % of what the spec expects, and whether the machines differ there.
+// Pure; rendered by the CLI (text) and report/markdown_compare.cpp.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "accept/accept_model.hpp"
+
+namespace gpuvet::accept {
+
+struct CompareCell {
+  bool present = false;                 // the clause is in this report
+  ClauseStatus status = ClauseStatus::not_run;
+  std::optional<double> percent;        // measured / target * 100, when both are known
+  std::string observed;
+};
+
+struct CompareRow {
+  std::string id;
+  std::string title;
+  std::vector<CompareCell> cells;  // one per column
+  bool differs = false;            // results differ, a clause is missing, or numbers differ by > 5 points
+};
+
+struct CompareTable {
+  std::vector<std::string> labels;          // one per report
+  std::vector<core::Verdict> verdicts;
+  std::vector<std::string> machines;        // machine source per report
+  std::vector<CompareRow> rows;             // clauses in first-seen order
+};
+
+inline constexpr double kCompareDifferencePoints = 5.0;
+
+CompareTable compare_reports(const std::vector<std::pair<std::string, AcceptReport>>& reports);
+
+// "PASS 99.5 %", "FAIL 50.0 %", "NOT RUN", "-" (absent).
+std::string cell_text(const CompareCell& cell);
+
+}  // namespace gpuvet::accept

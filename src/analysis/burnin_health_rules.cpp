@@ -1,0 +1,246 @@
+// Burn-in rules over error counters and events: new ECC errors, Xid events and lost GPUs,
+// NVLink error counters that grow, PCIe replays, GEMM miscompares, and memory repairs pending.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "analysis/burnin_series.hpp"
+
+namespace gpuvet::analysis::burnin {
+
+namespace {
+
+// Growth of a cumulative counter over a series: first and last known values, and the first and
+// last sample at which it increased. Fed in time order with add().
+struct Growth {
+  std::uint64_t first = 0, last = 0;
+  double from_s = 0, to_s = 0;        // span of known values
+  double first_rise_s = -1, last_rise_s = -1;
+  bool started = false;
+  void add(double t_s, std::uint64_t value) {
+    if (!started) {
+      started = true;
+      first = last = value;
+      from_s = to_s = t_s;
+      return;
+    }
+    if (value > last) {
+      if (first_rise_s < 0) first_rise_s = t_s;
+      last_rise_s = t_s;
+    }
+    last = value;
+    to_s = t_s;
+  }
+  [[nodiscard]] std::uint64_t delta() const { return last > first ? last - first : 0; }
+  [[nodiscard]] double per_minute() const { return to_s > from_s ? 60.0 * static_cast<double>(delta()) / (to_s - from_s) : 0; }
+};
+
+template <class Get>
+std::optional<Growth> growth(const Series& s, Get get) {
+  Growth g;
+  for (const auto* sample : s.samples) {
+    if (const std::optional<std::uint64_t> value = get(*sample)) g.add(sample->t_s, *value);
+  }
+  if (!g.started) return std::nullopt;
+  return g;
+}
+
+std::optional<std::uint64_t> known(const core::Reading<std::uint64_t>& r) {
+  return r.known() ? std::optional<std::uint64_t>(*r) : std::nullopt;
+}
+
+// Xids that mean the hardware (not the application) failed; the others are warnings.
+bool hardware_xid(int code) {
+  static constexpr int kCodes[] = {48, 63, 64, 74, 79, 92, 94, 95, 119, 120, 140};
+  return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
+}
+
+std::string xid_meaning(int code) {
+  switch (code) {
+    case 13: return "graphics engine exception";
+    case 31: return "GPU memory page fault";
+    case 43: return "GPU stopped processing";
+    case 45: return "preemptive cleanup";
+    case 48: return "double-bit ECC error";
+    case 63: return "ECC page retirement or row remapping";
+    case 64: return "ECC page retirement or row remapper failure";
+    case 74: return "NVLink error";
+    case 79: return "GPU has fallen off the bus";
+    case 92: return "high single-bit ECC error rate";
+    case 94: return "contained ECC error";
+    case 95: return "uncontained ECC error";
+    case 119: return "GSP RPC timeout";
+    case 120: return "GSP error";
+    default: return "see NVIDIA's Xid catalogue";
+  }
+}
+
+}  // namespace
+
+void ecc_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  for (const auto& [gpu, s] : ctx.series) {
+    const auto uncorrected = growth(s, [](const core::TelemetrySample& x) { return known(x.ecc_uncorrected); });
+    const auto corrected = growth(s, [](const core::TelemetrySample& x) { return known(x.ecc_corrected); });
+    const bool unc = uncorrected && uncorrected->delta() > 0;
+    const bool cor = corrected && corrected->delta() > 0;
+    if (!unc && !cor) continue;
+    const Growth& g = unc ? *uncorrected : *corrected;
+    std::vector<std::pair<std::string, std::string>> evidence;
+    if (cor) {
+      evidence.emplace_back("corrected_new", std::to_string(corrected->delta()));
+      evidence.emplace_back("corrected_per_hour", format_number(corrected->per_minute() * 60, 1));
+    }
+    if (unc) evidence.emplace_back("uncorrected_new", std::to_string(uncorrected->delta()));
+    evidence.emplace_back("window", window(g.first_rise_s, g.last_rise_s));
+    out.push_back(finding(
+        "ecc_errors_new", unc ? core::Severity::fail : core::Severity::warn, {gpu},
+        unc ? fmt::format("GPU {} reported {} new uncorrected ECC error(s) during the burn-in, first at {}", gpu,
+                          uncorrected->delta(), hms(uncorrected->first_rise_s))
+            : fmt::format("GPU {} reported {} new corrected ECC errors during the burn-in ({} per hour), first at {}",
+                          gpu, corrected->delta(), format_number(corrected->per_minute() * 60, 1),
+                          hms(corrected->first_rise_s)),
+        std::move(evidence)));
+  }
+}
+
+void event_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  std::map<std::pair<int, int>, std::vector<double>> xids;  // (gpu, code) -> times
+  std::set<int> lost;
+  for (const auto& e : ctx.record.events) {
+    if (e.kind == core::TelemetryEventKind::xid) xids[{e.gpu, e.code}].push_back(e.t_s);
+    if (e.kind == core::TelemetryEventKind::gpu_lost) lost.insert(e.gpu);
+  }
+  for (const auto& [key, times] : xids) {
+    const auto [gpu, code] = key;
+    out.push_back(finding(
+        "xid_event", hardware_xid(code) ? core::Severity::fail : core::Severity::warn, {gpu},
+        fmt::format("GPU {} reported Xid {} ({}) {} at {}", gpu, code, xid_meaning(code),
+                    times.size() == 1 ? std::string("once") : fmt::format("{} times, first", times.size()),
+                    hms(times.front())),
+        {{"xid", std::to_string(code)}, {"count", std::to_string(times.size())}, {"window", window(times.front(), times.back())}}));
+  }
+  for (int gpu : lost) {
+    if (xids.count({gpu, 79})) continue;  // already reported as Xid 79
+    double at = 0;
+    for (const auto& e : ctx.record.events) {
+      if (e.gpu == gpu && e.kind == core::TelemetryEventKind::gpu_lost) {
+        at = e.t_s;
+        break;
+      }
+    }
+    out.push_back(finding("gpu_missing", core::Severity::fail, {gpu},
+                          fmt::format("GPU {} was lost during the burn-in at {} (NVML: GPU is lost)", gpu, hms(at)),
+                          {{"lost_at", hms(at)}}));
+  }
+  for (const auto& e : ctx.record.events) {
+    if (e.kind != core::TelemetryEventKind::safety_stop || e.code == 79) continue;
+    out.push_back(finding("thermal_outlier", core::Severity::fail, {e.gpu},
+                          fmt::format("GPU {}: {} at {}", e.gpu, e.message, hms(e.t_s)), {{"stopped_at", hms(e.t_s)}}));
+  }
+}
+
+void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  using Member = core::Reading<std::uint64_t> core::NvLinkErrorSample::*;
+  static constexpr std::pair<const char*, Member> kCounters[] = {{"crc_flit", &core::NvLinkErrorSample::crc_flit},
+                                                                 {"crc_data", &core::NvLinkErrorSample::crc_data},
+                                                                 {"replay", &core::NvLinkErrorSample::replay},
+                                                                 {"recovery", &core::NvLinkErrorSample::recovery}};
+  for (const auto& [gpu, s] : ctx.series) {
+    // One pass over the series: link -> growth of each counter.
+    std::map<int, std::array<Growth, 4>> links;
+    for (const auto* sample : s.samples) {
+      if (!sample->nvlink.known()) continue;
+      for (const auto& l : *sample->nvlink) {
+        auto& acc = links[l.link];
+        for (std::size_t c = 0; c < 4; ++c) {
+          const auto& r = l.*(kCounters[c].second);
+          if (r.known()) acc[c].add(sample->t_s, *r);
+        }
+      }
+    }
+    bool fail = false;
+    std::string parts;
+    std::vector<std::pair<std::string, std::string>> evidence;
+    double first_rise = -1;
+    for (const auto& [link, acc] : links) {
+      for (std::size_t c = 0; c < 4; ++c) {
+        const Growth& g = acc[c];
+        if (!g.started || g.delta() == 0) continue;
+        const std::string counter = kCounters[c].first;
+        const bool crc = counter.rfind("crc", 0) == 0;
+        if (crc ? g.per_minute() / 60 >= ctx.thresholds.nvlink_crc_per_s : g.delta() > 1) fail = true;
+        if (first_rise < 0 || g.first_rise_s < first_rise) first_rise = g.first_rise_s;
+        parts += fmt::format("{}link {} {} +{} ({}/min)", parts.empty() ? "" : "; ", link, counter, g.delta(),
+                             format_number(g.per_minute(), 1));
+        evidence.emplace_back(fmt::format("link{}_{}_new", link, counter), std::to_string(g.delta()));
+        evidence.emplace_back(fmt::format("link{}_{}_per_min", link, counter), format_number(g.per_minute(), 2));
+      }
+    }
+    if (parts.empty()) continue;
+    evidence.emplace_back("first_increase", hms(first_rise));
+    out.push_back(finding("nvlink_errors_growing", fail ? core::Severity::fail : core::Severity::warn, {gpu},
+                          fmt::format("GPU {}: NVLink error counters grew under load: {}", gpu, parts),
+                          std::move(evidence)));
+  }
+}
+
+void pcie_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  for (const auto& [gpu, s] : ctx.series) {
+    const auto g = growth(s, [](const core::TelemetrySample& x) { return known(x.pcie_replays); });
+    if (!g || g->delta() == 0) continue;
+    const bool over = g->per_minute() > ctx.thresholds.pcie_replays_per_min;
+    out.push_back(finding(
+        "pcie_replays", over ? core::Severity::warn : core::Severity::info, {gpu},
+        fmt::format("GPU {}: {} PCIe replays during the burn-in, {} per minute{}", gpu, g->delta(),
+                    format_number(g->per_minute(), 2),
+                    over ? fmt::format(" (above DCGM's {} per minute)", format_number(ctx.thresholds.pcie_replays_per_min, 0))
+                         : std::string()),
+        {{"replays_new", std::to_string(g->delta())},
+         {"per_minute", format_number(g->per_minute(), 2)},
+         {"window", window(g->first_rise_s, g->last_rise_s)}}));
+  }
+}
+
+void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  for (const auto& [gpu, s] : ctx.series) {
+    std::uint64_t total = 0;
+    double first = -1;
+    for (const auto* sample : s.samples) {
+      if (!sample->miscompares.known() || *sample->miscompares == 0) continue;
+      if (first < 0) first = sample->t_s;
+      total = std::max(total, *sample->miscompares);
+    }
+    if (total == 0) continue;
+    out.push_back(finding("compute_miscompare", core::Severity::fail, {gpu},
+                          fmt::format("GPU {} computed {} GEMM result(s) that differ from the reference, first seen at {}",
+                                      gpu, total, hms(first)),
+                          {{"miscompares", std::to_string(total)}, {"first_seen", hms(first)}}));
+  }
+}
+
+void memory_rule(const Context& ctx, std::vector<core::Finding>& out) {
+  for (const auto& [gpu, s] : ctx.series) {
+    double remap = -1;
+    double retire = -1;
+    for (const auto* sample : s.samples) {
+      if (remap < 0 && sample->remap_pending.known() && *sample->remap_pending) remap = sample->t_s;
+      if (retire < 0 && sample->retired_pages_pending.known() && *sample->retired_pages_pending) retire = sample->t_s;
+    }
+    if (remap >= 0) {
+      out.push_back(finding("row_remap_pending", core::Severity::fail, {gpu},
+                            fmt::format("GPU {} has a row remap pending since {} of the burn-in", gpu, hms(remap)),
+                            {{"first_seen", hms(remap)}}));
+    }
+    if (retire >= 0) {
+      out.push_back(finding("retired_pages", core::Severity::fail, {gpu},
+                            fmt::format("GPU {} has a page retirement pending since {} of the burn-in", gpu, hms(retire)),
+                            {{"first_seen", hms(retire)}}));
+    }
+  }
+}
+
+}  // namespace gpuvet::analysis::burnin

@@ -1,0 +1,379 @@
+// NCCL collectives on the local GPUs: one process, one communicator per GPU set
+// (ncclCommInitAll), CUDA events around every iteration on every rank's stream, a check pass
+// counting wrong elements, and a deadline: work that has not completed by then is reported as
+// hung and the communicators are aborted (ncclCommAbort), so the tool never waits forever.
+#include "backends/cuda/nccl_backend.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <thread>
+
+#include "backends/cuda/nccl_kernels.hpp"
+#include "backends/cuda/nccl_library.hpp"
+
+namespace gpuvet::cuda {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::uint64_t kReservedBytes = 1ull << 30;  // left to the driver, NCCL's buffers, the context
+
+std::optional<core::Error> cuda_failed(cudaError_t code, const std::string& what) {
+  if (code == cudaSuccess) return std::nullopt;
+  return core::environment_error(fmt::format("{}: CUDA error {} ({})", what, cudaGetErrorName(code), cudaGetErrorString(code)));
+}
+
+struct RankBuffers {
+  cudaStream_t stream = nullptr;
+  float* send = nullptr;
+  float* recv = nullptr;
+  std::uint64_t capacity = 0;  // bytes of each of send and recv
+  unsigned long long* wrong = nullptr;
+};
+
+class NcclBackend final : public api::CollectiveBackend {
+ public:
+  NcclBackend(std::unique_ptr<nccl::Library> lib, std::vector<api::DeviceInfo> devices)
+      : lib_(std::move(lib)), devices_(std::move(devices)) {}
+  ~NcclBackend() override {
+    // After a hang the GPUs may still run the aborted kernels; cudaFree would wait for them.
+    // The process is about to exit, so the memory is left to the driver.
+    if (hung_) return;
+    release_comms(false);
+    for (auto& [ordinal, b] : buffers_) {
+      cudaSetDevice(ordinal);
+      cudaFree(b.send);
+      cudaFree(b.recv);
+      cudaFree(b.wrong);
+      if (b.stream != nullptr) cudaStreamDestroy(b.stream);
+    }
+  }
+  NcclBackend(const NcclBackend&) = delete;
+  NcclBackend& operator=(const NcclBackend&) = delete;
+
+  [[nodiscard]] std::string describe() const override {
+    int runtime = 0;
+    cudaRuntimeGetVersion(&runtime);
+    return fmt::format("NCCL {} ({}), CUDA runtime {}.{}", lib_->version(), lib_->name(), runtime / 1000, (runtime % 1000) / 10);
+  }
+  [[nodiscard]] bool simulated() const override { return false; }
+  core::Result<std::vector<api::DeviceInfo>> devices() override { return devices_; }
+
+  core::Result<std::uint64_t> memory_per_gpu() override {
+    std::uint64_t smallest = UINT64_MAX;
+    for (const auto& d : devices_) {
+      std::size_t free_bytes = 0;
+      std::size_t total = 0;
+      if (auto e = cuda_failed(cudaSetDevice(d.ordinal), "cudaSetDevice")) return *e;
+      if (auto e = cuda_failed(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo")) return *e;
+      const auto it = buffers_.find(d.ordinal);
+      const std::uint64_t ours = it == buffers_.end() ? 0 : 2 * it->second.capacity;
+      smallest = std::min<std::uint64_t>(smallest, free_bytes + ours);
+    }
+    return smallest > kReservedBytes ? smallest - kReservedBytes : 0;
+  }
+
+  core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override;
+
+ private:
+  std::optional<core::Error> ensure_comms(const std::vector<int>& gpus);
+  std::optional<core::Error> ensure_buffers(int ordinal, std::uint64_t bytes);
+  std::optional<core::Error> issue(const api::CollectiveRequest& request, std::size_t count);
+  // Ranks (positions) whose `events` have not completed by the deadline.
+  std::vector<int> wait(const std::vector<cudaEvent_t>& events, Clock::time_point deadline);
+  void release_comms(bool abort) {
+    for (auto comm : comms_) (abort ? lib_->api().comm_abort : lib_->api().comm_destroy)(comm);
+    comms_.clear();
+    comm_gpus_.clear();
+  }
+  api::CollectiveSample hung(const api::CollectiveRequest& request, const std::vector<int>& pending);
+  // Fills the inputs with the pattern, runs the collective once and counts wrong elements
+  // (sample.wrong), or reports a hang.
+  core::Result<api::CollectiveSample> check(const api::CollectiveRequest& request, std::size_t count,
+                                            Clock::time_point deadline);
+
+  std::unique_ptr<nccl::Library> lib_;
+  std::vector<api::DeviceInfo> devices_;
+  std::vector<int> comm_gpus_;
+  std::vector<nccl::ncclComm_t> comms_;
+  std::map<int, RankBuffers> buffers_;
+  bool hung_ = false;  // a collective timed out: no further runs, no blocking cleanup
+};
+
+std::optional<core::Error> NcclBackend::ensure_comms(const std::vector<int>& gpus) {
+  if (gpus == comm_gpus_) return std::nullopt;
+  release_comms(false);
+  comms_.assign(gpus.size(), nullptr);
+  const auto rc = lib_->api().comm_init_all(comms_.data(), static_cast<int>(gpus.size()), gpus.data());
+  if (rc != nccl::ncclSuccess) {
+    comms_.clear();
+    return core::environment_error(fmt::format("ncclCommInitAll on {} GPUs: {}", gpus.size(), lib_->describe(rc)));
+  }
+  comm_gpus_ = gpus;
+  return std::nullopt;
+}
+
+std::optional<core::Error> NcclBackend::ensure_buffers(int ordinal, std::uint64_t bytes) {
+  RankBuffers& b = buffers_[ordinal];
+  if (auto e = cuda_failed(cudaSetDevice(ordinal), "cudaSetDevice")) return e;
+  if (b.stream == nullptr) {
+    if (auto e = cuda_failed(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking), "cudaStreamCreate")) return e;
+    if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.wrong), sizeof(unsigned long long)), "cudaMalloc")) return e;
+  }
+  if (b.capacity >= bytes) return std::nullopt;
+  cudaFree(b.send);
+  cudaFree(b.recv);
+  b.send = b.recv = nullptr;
+  b.capacity = 0;
+  const std::string what = fmt::format("cudaMalloc of {} B on GPU {}", bytes, ordinal);
+  if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.send), bytes), what)) return e;
+  if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.recv), bytes), what)) return e;
+  b.capacity = bytes;
+  return std::nullopt;
+}
+
+// One collective on every rank, enqueued as one NCCL group. `count` = elements of `bytes`.
+std::optional<core::Error> NcclBackend::issue(const api::CollectiveRequest& request, std::size_t count) {
+  const auto& api = lib_->api();
+  const int n = static_cast<int>(request.gpus.size());
+  const std::size_t part = count / static_cast<std::size_t>(n);
+  api.group_start();
+  for (int r = 0; r < n; ++r) {
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
+    nccl::ncclComm_t comm = comms_[static_cast<std::size_t>(r)];
+    float* out = request.in_place ? b.send : b.recv;
+    const auto offset = static_cast<std::size_t>(r) * part;
+    nccl::ncclResult_t rc = nccl::ncclSuccess;
+    switch (request.op) {
+      case api::CollectiveOp::all_reduce:
+        rc = api.all_reduce(b.send, out, count, nccl::ncclFloat32, nccl::ncclSum, comm, b.stream);
+        break;
+      case api::CollectiveOp::all_gather:
+        rc = api.all_gather(request.in_place ? b.send + offset : b.send, out, part, nccl::ncclFloat32, comm, b.stream);
+        break;
+      case api::CollectiveOp::reduce_scatter:
+        rc = api.reduce_scatter(b.send, request.in_place ? b.send + offset : b.recv, part, nccl::ncclFloat32,
+                                nccl::ncclSum, comm, b.stream);
+        break;
+      case api::CollectiveOp::broadcast:
+        rc = api.broadcast(b.send, out, count, nccl::ncclFloat32, 0, comm, b.stream);
+        break;
+      case api::CollectiveOp::sendrecv:
+        rc = api.send(b.send, count, nccl::ncclFloat32, (r + 1) % n, comm, b.stream);
+        if (rc == nccl::ncclSuccess) rc = api.recv(b.recv, count, nccl::ncclFloat32, (r + n - 1) % n, comm, b.stream);
+        break;
+      case api::CollectiveOp::alltoall:
+        for (int p = 0; p < n && rc == nccl::ncclSuccess; ++p) {
+          rc = api.send(b.send + static_cast<std::size_t>(p) * part, part, nccl::ncclFloat32, p, comm, b.stream);
+          if (rc == nccl::ncclSuccess) rc = api.recv(b.recv + static_cast<std::size_t>(p) * part, part, nccl::ncclFloat32, p, comm, b.stream);
+        }
+        break;
+    }
+    if (rc != nccl::ncclSuccess) {
+      api.group_end();
+      return core::environment_error(fmt::format("{} on rank {}: {}", api::to_string(request.op), r, lib_->describe(rc)));
+    }
+  }
+  const auto rc = api.group_end();
+  if (rc != nccl::ncclSuccess) return core::environment_error(fmt::format("ncclGroupEnd: {}", lib_->describe(rc)));
+  return std::nullopt;
+}
+
+std::vector<int> NcclBackend::wait(const std::vector<cudaEvent_t>& events, Clock::time_point deadline) {
+  std::vector<int> pending;
+  for (std::size_t r = 0; r < events.size(); ++r) pending.push_back(static_cast<int>(r));
+  while (!pending.empty()) {
+    pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                 [&](int r) { return cudaEventQuery(events[static_cast<std::size_t>(r)]) != cudaErrorNotReady; }),
+                  pending.end());
+    if (pending.empty() || Clock::now() >= deadline) break;
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
+  }
+  return pending;
+}
+
+api::CollectiveSample NcclBackend::hung(const api::CollectiveRequest& request, const std::vector<int>& pending) {
+  api::CollectiveSample sample;
+  api::CollectiveHang hang;
+  for (int r : pending) hang.pending_gpus.push_back(request.gpus[static_cast<std::size_t>(r)]);
+  for (std::size_t r = 0; r < comms_.size(); ++r) {
+    nccl::ncclResult_t async = nccl::ncclSuccess;
+    if (lib_->api().comm_get_async_error(comms_[r], &async) == nccl::ncclSuccess && async != nccl::ncclSuccess) {
+      hang.detail += fmt::format("{}rank {}: {}", hang.detail.empty() ? "" : "; ", r, lib_->describe(async));
+    }
+  }
+  if (hang.detail.empty()) hang.detail = "no NCCL error reported; communicators aborted";
+  release_comms(true);
+  hung_ = true;
+  sample.hang = std::move(hang);
+  return sample;
+}
+
+core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequest& request, std::size_t count,
+                                                       Clock::time_point deadline) {
+  using api::CollectiveOp;
+  const int n = static_cast<int>(request.gpus.size());
+  const std::size_t part = count / static_cast<std::size_t>(n);
+  for (int r = 0; r < n; ++r) {
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
+    if (auto e = cuda_failed(cudaMemsetAsync(b.wrong, 0, sizeof(unsigned long long), b.stream), "cudaMemsetAsync")) return *e;
+    const std::size_t offset = static_cast<std::size_t>(r) * part;
+    int rc = 0;
+    if (request.op == CollectiveOp::all_gather) {
+      rc = launch_fill(request.in_place ? b.send + offset : b.send, part, r, 0, b.stream);
+    } else {
+      rc = launch_fill(b.send, count, r, 0, b.stream);
+    }
+    if (auto e = cuda_failed(static_cast<cudaError_t>(rc), "pattern fill kernel")) return *e;
+  }
+  if (auto e = issue(request, count)) return *e;
+  std::vector<cudaEvent_t> done(static_cast<std::size_t>(n), nullptr);
+  auto destroy = [&] {
+    for (auto e : done) {
+      if (e != nullptr) cudaEventDestroy(e);
+    }
+  };
+  for (int r = 0; r < n; ++r) {
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
+    const std::size_t offset = static_cast<std::size_t>(r) * part;
+    const float* out = request.in_place ? b.send : b.recv;
+    std::size_t elements = count;
+    CheckOp op = CheckOp::all_reduce;
+    switch (request.op) {
+      case CollectiveOp::all_reduce: op = CheckOp::all_reduce; break;
+      case CollectiveOp::all_gather: op = CheckOp::all_gather; break;
+      case CollectiveOp::reduce_scatter:
+        op = CheckOp::reduce_scatter;
+        out = request.in_place ? b.send + offset : b.recv;
+        elements = part;
+        break;
+      case CollectiveOp::alltoall: op = CheckOp::alltoall; out = b.recv; break;
+      case CollectiveOp::broadcast: op = CheckOp::broadcast; break;
+      case CollectiveOp::sendrecv: op = CheckOp::sendrecv; out = b.recv; break;
+    }
+    const int rc = launch_check(out, elements, op, r, n, part, b.wrong, b.stream);
+    if (auto e = cuda_failed(static_cast<cudaError_t>(rc), "result check kernel")) {
+      destroy();
+      return *e;
+    }
+    cudaEventCreate(&done[static_cast<std::size_t>(r)]);
+    cudaEventRecord(done[static_cast<std::size_t>(r)], b.stream);
+  }
+  if (auto pending = wait(done, deadline); !pending.empty()) {
+    destroy();
+    return hung(request, pending);
+  }
+  destroy();
+  api::CollectiveSample sample;
+  std::int64_t total = 0;
+  for (int r = 0; r < n; ++r) {
+    unsigned long long wrong = 0;
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
+    if (auto e = cuda_failed(cudaMemcpy(&wrong, buffers_[request.gpus[static_cast<std::size_t>(r)]].wrong, sizeof(wrong),
+                                        cudaMemcpyDeviceToHost),
+                             "reading the wrong-element count")) {
+      return *e;
+    }
+    total += static_cast<std::int64_t>(wrong);
+  }
+  sample.wrong = total;
+  return sample;
+}
+
+core::Result<api::CollectiveSample> NcclBackend::run(const api::CollectiveRequest& request) {
+  if (hung_) {
+    return core::environment_error("an earlier collective hung and was aborted; its GPUs may still be busy, so "
+                                   "nothing more is run in this process");
+  }
+  const auto deadline = Clock::now() + request.timeout;
+  const std::size_t count = request.bytes / sizeof(float);
+  if (auto e = ensure_comms(request.gpus)) return *e;
+  for (int g : request.gpus) {
+    if (auto e = ensure_buffers(g, std::max<std::uint64_t>(request.bytes, sizeof(float)))) return *e;
+  }
+  const std::size_t n = request.gpus.size();
+  std::vector<cudaEvent_t> events(n * static_cast<std::size_t>(2 * request.iterations), nullptr);
+  auto destroy_events = [&] {
+    for (auto e : events) {
+      if (e != nullptr) cudaEventDestroy(e);
+    }
+  };
+  for (std::size_t r = 0; r < n; ++r) {
+    cudaSetDevice(request.gpus[r]);
+    for (int i = 0; i < 2 * request.iterations; ++i) {
+      if (auto e = cuda_failed(cudaEventCreate(&events[r * static_cast<std::size_t>(2 * request.iterations) + static_cast<std::size_t>(i)]), "cudaEventCreate")) {
+        destroy_events();
+        return *e;
+      }
+    }
+  }
+  auto event = [&](std::size_t r, int i) { return events[r * static_cast<std::size_t>(2 * request.iterations) + static_cast<std::size_t>(i)]; };
+  for (int i = 0; i < request.warmup + request.iterations; ++i) {
+    const int timed = i - request.warmup;
+    if (timed >= 0) {
+      for (std::size_t r = 0; r < n; ++r) cudaEventRecord(event(r, 2 * timed), buffers_[request.gpus[r]].stream);
+    }
+    if (auto e = issue(request, count)) {
+      destroy_events();
+      return *e;
+    }
+    if (timed >= 0) {
+      for (std::size_t r = 0; r < n; ++r) cudaEventRecord(event(r, 2 * timed + 1), buffers_[request.gpus[r]].stream);
+    }
+  }
+  std::vector<cudaEvent_t> last;
+  for (std::size_t r = 0; r < n; ++r) last.push_back(event(r, 2 * request.iterations - 1));
+  if (auto pending = wait(last, deadline); !pending.empty()) {
+    destroy_events();
+    return hung(request, pending);
+  }
+  for (std::size_t r = 0; r < n; ++r) {
+    if (auto e = cuda_failed(cudaEventQuery(last[r]), fmt::format("{} on GPU {}", api::to_string(request.op), request.gpus[r]))) {
+      destroy_events();
+      return *e;
+    }
+  }
+  api::CollectiveSample sample;
+  for (int i = 0; i < request.iterations; ++i) {
+    float worst_ms = 0;
+    for (std::size_t r = 0; r < n; ++r) {
+      float ms = 0;
+      cudaEventElapsedTime(&ms, event(r, 2 * i), event(r, 2 * i + 1));
+      worst_ms = std::max(worst_ms, ms);
+    }
+    sample.iteration_us.push_back(static_cast<double>(worst_ms) * 1000.0);
+  }
+  destroy_events();
+  if (request.check) {
+    auto checked = check(request, count, deadline);
+    if (!checked) return checked.error();
+    if (checked->hang) return std::move(checked).value();
+    sample.wrong = checked->wrong;
+  }
+  return sample;
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<api::CollectiveBackend>> make_nccl_backend(const std::string& library) {
+  int count = 0;
+  if (auto e = cuda_failed(cudaGetDeviceCount(&count), "cudaGetDeviceCount (is the NVIDIA driver loaded?)")) return *e;
+  if (count == 0) return core::environment_error("the CUDA runtime sees no GPU");
+  std::vector<api::DeviceInfo> devices;
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    if (auto e = cuda_failed(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties")) return *e;
+    char bus[32] = {};
+    if (auto e = cuda_failed(cudaDeviceGetPCIBusId(bus, sizeof(bus), d), "cudaDeviceGetPCIBusId")) return *e;
+    devices.push_back({d, prop.name, bus, -1});
+  }
+  auto lib = nccl::Library::load(library);
+  if (!lib) return lib.error();
+  return std::unique_ptr<api::CollectiveBackend>(new NcclBackend(std::move(lib).value(), std::move(devices)));
+}
+
+}  // namespace gpuvet::cuda

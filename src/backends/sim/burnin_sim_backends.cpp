@@ -1,0 +1,87 @@
+// Simulated telemetry and GEMM load over the burn-in model.
+#include "backends/sim/burnin_sim_backends.hpp"
+
+#include <fmt/format.h>
+
+#include "backends/sim/sim_state.hpp"
+
+namespace gpuvet::sim {
+
+std::string SimTelemetrySource::describe() const { return fmt::format("simulated telemetry ({})", profile_); }
+
+core::Result<std::vector<core::BurninGpu>> SimTelemetrySource::gpus() {
+  std::vector<core::BurninGpu> out;
+  for (int g = 0; g < model_->gpu_count(); ++g) out.push_back(model_->gpu_info(g));
+  if (out.empty()) return core::environment_error("the simulated machine has no GPUs");
+  return out;
+}
+
+std::vector<core::UnsupportedField> SimTelemetrySource::probe(int gpu) {
+  // Like NVML on a GPU without NVLink: the per-link counters are not supported.
+  core::TelemetrySample s = model_->sample(gpu);
+  std::vector<core::UnsupportedField> out;
+  if (s.nvlink.known() && s.nvlink->empty()) out.push_back({gpu, "nvlink", "the GPU has no active NVLink (simulated)"});
+  return out;
+}
+
+core::TelemetrySample SimTelemetrySource::sample(int gpu, double t_s) {
+  model_->advance_to(t_s);
+  core::TelemetrySample s = model_->sample(gpu);
+  s.t_s = t_s;
+  if (s.nvlink.known() && s.nvlink->empty()) s.nvlink = core::Absent{"the GPU has no active NVLink (simulated)"};
+  s.tflops = core::Absent{"no GEMM load reported"};
+  s.miscompares = core::Absent{"no GEMM load reported"};
+  return s;
+}
+
+std::vector<core::TelemetryEvent> SimTelemetrySource::drain_events(double t_s) {
+  model_->advance_to(t_s);
+  return model_->drain_events();
+}
+
+std::string SimStressBackend::describe() const { return "simulated GEMM load (burn-in model)"; }
+
+std::optional<core::Error> SimStressBackend::start(int gpu, const api::StressConfig& config, double t_s) {
+  model_->advance_to(t_s);
+  if (gpu < 0 || gpu >= model_->gpu_count()) return core::usage_error(fmt::format("no GPU {} in the simulation", gpu));
+  if (!model_->dtype_known(gpu)) {
+    return core::environment_error(
+        fmt::format("GPU {}: the catalogue has no {} throughput for this model", gpu, api::to_string(config.dtype)));
+  }
+  if (model_->lost(gpu)) return core::environment_error(fmt::format("GPU {} is lost", gpu));
+  model_->set_load(gpu, true);
+  (void)model_->take_tflops(gpu);  // the throughput window starts now
+  return std::nullopt;
+}
+
+void SimStressBackend::stop(int gpu, double t_s) {
+  model_->advance_to(t_s);
+  model_->set_load(gpu, false);
+}
+
+api::StressStatus SimStressBackend::poll(int gpu, double t_s) {
+  model_->advance_to(t_s);
+  api::StressStatus status;
+  status.running = model_->loaded(gpu);
+  if (model_->lost(gpu)) {
+    status.error = "GPU is lost (simulated)";
+    status.tflops = core::Absent{"GPU is lost (simulated)"};
+    return status;
+  }
+  status.tflops = model_->take_tflops(gpu);
+  status.miscompares = model_->miscompares(gpu);
+  return status;
+}
+
+core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vector<FaultSpec>& faults,
+                                        std::uint64_t seed, const std::string& dtype) {
+  auto state = build_simulation(profile, faults);
+  if (!state) return state.error();
+  SimBurnin out;
+  out.model = std::make_shared<BurninModel>(std::make_shared<const SimState>(std::move(state).value()), seed, dtype);
+  out.telemetry = std::make_unique<SimTelemetrySource>(out.model, std::string(profile));
+  out.stress = std::make_unique<SimStressBackend>(out.model);
+  return out;
+}
+
+}  // namespace gpuvet::sim

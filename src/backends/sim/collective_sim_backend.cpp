@@ -1,0 +1,104 @@
+// Simulated collectives: ordinals -> profile GPUs, the model's time per iteration, seeded noise.
+#include "backends/sim/collective_sim_backend.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "backends/sim/collective_model.hpp"
+
+namespace gpuvet::sim {
+namespace {
+
+// Run-to-run spread of a healthy machine's iteration times (relative standard deviation).
+constexpr double kNoiseSigma = 0.005;
+// Memory the driver, NCCL's own buffers and the CUDA context keep (per GPU).
+constexpr std::uint64_t kReservedBytes = 2ull << 30;
+
+std::uint64_t mix(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+// Uniform in (0, 1) from 53 bits.
+double unit(std::uint64_t bits) { return (static_cast<double>(bits >> 11) + 0.5) / 9007199254740992.0; }
+
+class SimCollectiveBackend final : public api::CollectiveBackend {
+ public:
+  SimCollectiveBackend(const SimState& state, std::uint64_t seed) : state_(state), model_(state_), seed_(seed) {
+    for (std::size_t i = 0; i < state_.gpus.size(); ++i) {
+      if (state_.gpus[i].present) present_.push_back(static_cast<int>(i));
+    }
+  }
+
+  [[nodiscard]] std::string describe() const override {
+    return fmt::format("simulated: {} (analytic ring/NVLS model, seed {})", state_.profile.name, seed_);
+  }
+  [[nodiscard]] bool simulated() const override { return true; }
+
+  core::Result<std::vector<api::DeviceInfo>> devices() override {
+    std::vector<api::DeviceInfo> out;
+    for (std::size_t pos = 0; pos < present_.size(); ++pos) {
+      const SimGpu& g = state_.gpus[static_cast<std::size_t>(present_[pos])];
+      const auto& bridge = state_.profile.host_bridges[static_cast<std::size_t>(g.host_bridge)];
+      out.push_back({static_cast<int>(pos), g.model->nvml_name, fmt::format("0000:{:02x}:00.0", g.pci_bus),
+                     g.numa_override.value_or(bridge.numa_node)});
+    }
+    return out;
+  }
+
+  core::Result<std::uint64_t> memory_per_gpu() override {
+    std::uint64_t smallest = UINT64_MAX;
+    for (int i : present_) {
+      const SimGpu& g = state_.gpus[static_cast<std::size_t>(i)];
+      auto bytes = g.memory_total_mib << 20;
+      if (g.vram_real_gib) bytes = static_cast<std::uint64_t>(*g.vram_real_gib * (1ull << 30));
+      smallest = std::min(smallest, bytes);
+    }
+    if (present_.empty()) return core::environment_error("simulated machine has no GPUs left");
+    return smallest > kReservedBytes ? smallest - kReservedBytes : 0;
+  }
+
+  core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override {
+    if (request.gpus.empty()) return core::internal_error("collective request names no GPUs");
+    std::set<int> seen;
+    std::vector<int> profile_gpus;
+    for (int ordinal : request.gpus) {
+      if (ordinal < 0 || ordinal >= static_cast<int>(present_.size()) || !seen.insert(ordinal).second) {
+        return core::internal_error(fmt::format("collective request: bad or repeated GPU ordinal {}", ordinal));
+      }
+      profile_gpus.push_back(present_[static_cast<std::size_t>(ordinal)]);
+    }
+    if (request.iterations < 1) return core::internal_error("collective request: no timed iterations");
+    const auto estimate = model_.estimate(request.op, profile_gpus, request.bytes, request.in_place);
+    api::CollectiveSample sample;
+    ++calls_;
+    for (int i = 0; i < request.iterations; ++i) {
+      const std::uint64_t key = mix(seed_ ^ mix(calls_ * 1000003ull + static_cast<std::uint64_t>(i)));
+      // Box-Muller: one normal deviate per iteration.
+      const double z = std::sqrt(-2.0 * std::log(unit(key))) * std::cos(6.283185307179586 * unit(mix(key)));
+      sample.iteration_us.push_back(estimate.time_us * std::max(0.5, 1.0 + kNoiseSigma * z));
+    }
+    if (request.check) sample.wrong = 0;
+    return sample;
+  }
+
+ private:
+  SimState state_;
+  CollectiveModel model_;
+  std::uint64_t seed_;
+  std::uint64_t calls_ = 0;
+  std::vector<int> present_;
+};
+
+}  // namespace
+
+std::unique_ptr<api::CollectiveBackend> make_collective_backend(const SimState& state, std::uint64_t seed) {
+  return std::make_unique<SimCollectiveBackend>(state, seed);
+}
+
+}  // namespace gpuvet::sim

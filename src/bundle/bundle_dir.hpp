@@ -1,0 +1,30 @@
+// The evidence bundle on disk (OUT DIR): files written atomically, the MANIFEST over every file,
+// and the check `gpuvet verify` runs. The only filesystem code of accept; the CLI passes the path.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "bundle/manifest.hpp"
+#include "core/error.hpp"
+
+namespace gpuvet::bundle {
+
+// Creates `dir` (and parents) when missing. Errors (environment) name the path and the reason.
+core::Result<bool> ensure_directory(const std::filesystem::path& dir);
+// Writes dir/name through a temporary file and a rename, so an interrupted run never leaves a
+// half-written file behind (the state file is read back to resume).
+core::Result<bool> write_file(const std::filesystem::path& dir, const std::string& name, std::string_view content);
+// dir/name, or nullopt-like absence: Result error (bad_input) when it exists but cannot be read.
+core::Result<std::string> read_file(const std::filesystem::path& dir, const std::string& name);
+
+// SHA-256 of every regular file under dir (relative paths, '/'-separated), MANIFEST excluded.
+// Anything that is not a regular file or directory (a symlink, a device) is an error.
+core::Result<Digests> digest_directory(const std::filesystem::path& dir);
+// Writes dir/MANIFEST over everything digest_directory() finds.
+core::Result<bool> write_manifest(const std::filesystem::path& dir);
+// Compares dir/MANIFEST with the directory. No MANIFEST: bad_input.
+core::Result<VerifyResult> verify_directory(const std::filesystem::path& dir);
+
+}  // namespace gpuvet::bundle

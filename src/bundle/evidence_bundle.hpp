@@ -1,0 +1,29 @@
+// Writes the evidence bundle of an accept run into OUT DIR: the machine picture (machine.json,
+// topology.txt), the spec used, versions and timestamps, the reports (report.json, report.md,
+// junit.xml, report.html) and last the MANIFEST with the SHA-256 of every file (docs/json.md).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "accept/accept_model.hpp"
+#include "core/assessment.hpp"
+#include "core/error.hpp"
+#include "core/machine.hpp"
+
+namespace gpuvet::bundle {
+
+// The resumable state of a run (accept_json.hpp), kept in the bundle.
+inline constexpr const char* kStateFile = "state.json";
+
+struct Evidence {
+  const accept::AcceptReport& report;
+  const core::Machine& machine;
+  const core::Assessment& assessment;  // the judge's view of the machine (machine.json)
+  std::string spec_text;               // the spec exactly as read
+};
+
+// The files written, in order (MANIFEST last). Errors are environment errors naming the file.
+core::Result<std::vector<std::string>> write_evidence(const std::filesystem::path& dir, const Evidence& evidence);
+
+}  // namespace gpuvet::bundle

@@ -1,0 +1,236 @@
+// gpuvet accept --spec FILE [--out DIR] [--quick] [--fail-fast] [--sim P --fault F]: the machine
+// against the contract. Quick gates first, measuring stages after, burn-in last; live progress
+// per stage on stderr; the verdict (pass/fail/incomplete) on stdout and in the evidence bundle.
+#include <chrono>
+#include <ctime>
+#include <ostream>
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include "accept/accept_json.hpp"
+#include "accept/clauses.hpp"
+#include "accept/copy_stages.hpp"
+#include "backends/cuda/cuda_backends.hpp"
+#include "backends/sim/copy_model.hpp"
+#include "cli/target_options.hpp"
+#include "accept/registry.hpp"
+#include "accept/runner.hpp"
+#include "backends/sim/simulator.hpp"
+#include "bundle/bundle_dir.hpp"
+#include "bundle/evidence_bundle.hpp"
+#include "bundle/sha256.hpp"
+#include "catalog/gpu_catalog.hpp"
+#include "cli/commands.hpp"
+#include "platform/user_file.hpp"
+#include "probes/live_machine.hpp"
+#include "report/text_table.hpp"
+#include "spec/spec.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct AcceptOptions {
+  std::string spec_file;
+  std::string out_dir;
+  bool quick = false;
+  bool fail_fast = false;
+  std::string sim_profile;
+  std::vector<std::string> faults;
+  std::string sysfs_root = "/";
+};
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", utc);
+}
+
+core::Result<core::Machine> read_machine(const AcceptOptions& o) {
+  if (o.sim_profile.empty()) {
+    if (!o.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
+    auto m = probes::read_live_machine({platform::FsRoot(o.sysfs_root), probes::default_nvml_library()});
+    if (!m && m.error().kind == core::ErrorKind::environment) {
+      auto e = m.error().with_context("cannot read this machine");
+      e.message += "\n  hint: `gpuvet accept --spec FILE --sim hgx-h100-8x` runs against the built-in simulated 8x H100 server";
+      return e;
+    }
+    return m;
+  }
+  std::vector<sim::FaultSpec> faults;
+  for (const auto& text : o.faults) {
+    auto f = sim::parse_fault(text);
+    if (!f) return f.error();
+    faults.push_back(std::move(f).value());
+  }
+  return sim::simulate_machine(o.sim_profile, faults);
+}
+
+// The measuring stages available to this binary. The bandwidth, VRAM, collectives and burn-in
+// probes plug in here (live: CUDA backends; --sim: the simulator state); until they do, their
+// clauses report not run and the verdict stays incomplete.
+accept::StageProviders stage_providers(const AcceptOptions& o) {
+  accept::StageProviders providers;
+  std::shared_ptr<api::CopyBackend> copies;
+  std::string unavailable;
+  if (!o.sim_profile.empty()) {
+    auto state = simulated_state(o.sim_profile, o.faults);  // already parsed once by read_machine
+    if (state) {
+      const std::uint64_t seed = state->profile.seed;
+      copies = sim::make_copy_backend(std::move(state).value(), seed);
+    } else {
+      unavailable = state.error().message;
+    }
+  } else {
+    auto backend = cuda::make_copy_backend();
+    if (backend) {
+      copies = std::move(backend).value();
+    } else {
+      unavailable = backend.error().message;
+    }
+  }
+  if (copies) {
+    probes::BandwidthOptions options;
+    if (o.quick) {  // a first look that fits a Slurm prolog: fewer, smaller samples
+      options.samples = 3;
+      options.repeats = 8;
+      options.bytes = 256ull << 20;
+    }
+    providers.bandwidth = accept::make_bandwidth_stage(copies, options);
+    providers.vram = accept::make_vram_stage(copies);
+  } else {
+    providers.bandwidth = std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
+                                                                     accept::bandwidth_clauses, unavailable);
+    providers.vram = std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory",
+                                                                accept::vram_clauses, unavailable);
+  }
+  return providers;
+}
+
+// Identifies a run for resuming: the spec text and the machine it runs against.
+std::string run_key(const std::string& spec_text, const AcceptOptions& o, const core::Machine& m) {
+  std::string id = m.source + "\n" + m.hostname.value_or("") + "\n";
+  for (const auto& f : o.faults) id += f + "\n";
+  return bundle::sha256_hex(spec_text + "\n--\n" + id);
+}
+
+const char* status_word(accept::ClauseStatus s) {
+  return s == accept::ClauseStatus::pass ? "PASS" : s == accept::ClauseStatus::fail ? "FAIL" : "NOT RUN";
+}
+
+std::string summary_text(const accept::AcceptReport& r, const std::string& out_dir) {
+  std::string out = fmt::format("Acceptance of {} against spec {}{}\n\n", r.machine_source,
+                                r.spec_name.empty() ? r.spec_file : r.spec_name, r.simulated ? " (SIMULATED machine)" : "");
+  report::TextTable table({"Result", "Clause", "Promised", "Observed"});
+  for (const auto* c : accept::all_clauses(r)) table.add_row({status_word(c->status), c->id, c->expected, c->observed});
+  out += table.render(2);
+  const char* v = r.verdict == core::Verdict::pass ? "PASS" : r.verdict == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
+  out += fmt::format("\nVerdict: {}\n", v);
+  for (const auto& w : r.why) out += "  - " + w + "\n";
+  bool header = false;
+  for (const auto& f : r.other_findings) {
+    if (f.severity == core::Severity::info) continue;
+    if (!header) out += "\nOutside the spec (no effect on the verdict):\n";
+    header = true;
+    out += fmt::format("  - {} {}: {}\n", core::to_string(f.severity), f.code, f.message);
+  }
+  if (!out_dir.empty()) out += fmt::format("\nEvidence bundle: {} (check it with `gpuvet verify {}`)\n", out_dir, out_dir);
+  return out;
+}
+
+core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams) {
+  auto spec_text = platform::read_user_file(o.spec_file);
+  if (!spec_text) return spec_text.error();
+  auto spec = spec::parse_spec(*spec_text, o.spec_file, catalog::gpu_catalog());
+  if (!spec) return spec.error();
+  auto machine = read_machine(o);
+  if (!machine) return machine.error();
+
+  accept::AcceptReport report;
+  report.tool_version = GPUVET_VERSION;
+  report.started_utc = utc_now();
+  report.spec_name = spec->name;
+  report.spec_file = o.spec_file;
+  report.machine_source = machine->source;
+  report.simulated = machine->simulated;
+  report.hostname = machine->hostname.value_or("n/a");
+  report.driver_version = machine->driver_version.value_or("n/a");
+  report.cuda_version = machine->cuda_version.value_or("n/a");
+  report.quick = o.quick;
+  report.fail_fast = o.fail_fast;
+
+  const auto& catalog = catalog::gpu_catalog();
+  const auto assessment = analysis::judge_machine(*machine, catalog, accept::expectations_of(*spec));
+  const accept::StageContext ctx{*machine, *spec, catalog, assessment, o.quick};
+  const auto stages = accept::make_stages(stage_providers(o));
+
+  const std::string key = run_key(*spec_text, o, *machine);
+  std::vector<accept::StageRecord> resumed;
+  if (!o.out_dir.empty()) {
+    auto made = bundle::ensure_directory(o.out_dir);
+    if (!made) return made.error();
+    if (auto state = bundle::read_file(o.out_dir, bundle::kStateFile)) {
+      auto parsed = accept::parse_state(*state, key, o.out_dir + "/" + bundle::kStateFile);
+      if (!parsed) return parsed.error();
+      resumed = std::move(parsed).value();
+      streams.err << (resumed.empty() ? "gpuvet accept: the state in " + o.out_dir + " belongs to another spec or machine; starting afresh\n"
+                                      : fmt::format("gpuvet accept: resuming from {} ({} stages done)\n", o.out_dir, resumed.size()));
+    }
+  }
+
+  std::vector<accept::StageRecord> done;
+  std::optional<core::Error> save_error;
+  const auto t0 = std::chrono::steady_clock::now();
+  accept::RunHooks hooks;
+  hooks.seconds_now = [t0] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  hooks.started = [&](const accept::Stage& stage, size_t i, size_t n) {
+    streams.err << fmt::format("[{}/{}] {:<12} {} ... ", i + 1, n, stage.id(), stage.title()) << std::flush;
+  };
+  hooks.finished = [&](const accept::StageRecord& r) {
+    int pass = 0, fail = 0, not_run = 0;
+    for (const auto& c : r.clauses) {
+      (c.status == accept::ClauseStatus::pass ? pass : c.status == accept::ClauseStatus::fail ? fail : not_run)++;
+    }
+    std::string line = r.status == accept::StageStatus::done
+                           ? fmt::format("{} pass, {} fail, {} not run ({:.2f} s{})", pass, fail, not_run, r.seconds,
+                                         r.resumed ? ", resumed" : "")
+                           : fmt::format("{}: {}", accept::to_string(r.status), r.reason);
+    streams.err << line << "\n";
+    done.push_back(r);
+    if (!o.out_dir.empty() && !save_error) {
+      auto saved = bundle::write_file(o.out_dir, bundle::kStateFile, accept::render_state(key, done));
+      if (!saved) save_error = saved.error();
+    }
+  };
+  report.stages = accept::run_stages(stages, ctx, {o.quick, o.fail_fast}, resumed, hooks);
+  if (save_error) return *save_error;
+  report.verdict = accept::decide(report.stages, report.why);
+  report.other_findings = accept::findings_outside(assessment.findings, report.stages);
+  report.finished_utc = utc_now();
+
+  if (!o.out_dir.empty()) {
+    auto written = bundle::write_evidence(o.out_dir, {report, *machine, assessment, *spec_text});
+    if (!written) return written.error();
+  }
+  streams.out << summary_text(report, o.out_dir);
+  return core::exit_code_for(report.verdict);
+}
+
+}  // namespace
+
+void add_accept_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<AcceptOptions>();
+  auto* cmd = app.add_subcommand("accept", "Check the machine against an acceptance spec; write the evidence bundle");
+  cmd->add_option("--spec", o->spec_file, "The acceptance spec (YAML; `gpuvet spec init --template NAME`)")->required();
+  cmd->add_option("--out", o->out_dir, "Evidence bundle directory; a rerun with the same spec resumes (done stages are kept)");
+  cmd->add_flag("--quick", o->quick, "Skip the burn-in (reported as not run, so the verdict is at best incomplete)");
+  cmd->add_flag("--fail-fast", o->fail_fast, "Stop after the first stage with a failing clause (the rest: not run)");
+  cmd->add_option("--sim", o->sim_profile, "Run against a built-in simulated machine (see `gpuvet sim list`)");
+  cmd->add_option("--fault", o->faults, "Fault overlay on the simulated machine (repeatable)");
+  cmd->add_option("--sysfs-root", o->sysfs_root, "Read sysfs under this root instead of /");
+  cmd->callback([o, &action] { action = [o](Streams& s) { return run_accept(*o, s); }; });
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,128 @@
+// gpuvet bench host|p2p|memory|vram|all: copy bandwidth and VRAM measured on this machine (CUDA)
+// or produced by the simulator's model of a profile, judged against the envelope of the machine.
+#include <unistd.h>
+
+#include <iostream>
+#include <ostream>
+
+#include "analysis/judge.hpp"
+#include "backends/cuda/cuda_backends.hpp"
+#include "backends/sim/copy_model.hpp"
+#include "backends/sim/sim_state.hpp"
+#include "catalog/gpu_catalog.hpp"
+#include "cli/commands.hpp"
+#include "cli/target_options.hpp"
+#include "probes/bandwidth_probe.hpp"
+#include "probes/live_machine.hpp"
+#include "probes/vram_probe.hpp"
+#include "report/machine_report.hpp"
+
+namespace gpuvet::cli {
+namespace {
+
+struct BenchOptions {
+  std::string suite;
+  std::string gpus;
+  std::string sim_profile;
+  std::vector<std::string> faults;
+  bool json = false;
+  int samples = 5;
+  std::uint64_t size_mib = 512;
+  std::uint64_t seed = 1;
+};
+
+struct Target {
+  core::Machine machine;
+  std::unique_ptr<api::CopyBackend> backend;
+};
+
+core::Result<Target> open_target(const BenchOptions& options) {
+  if (!options.sim_profile.empty() || !options.faults.empty()) {
+    auto state = simulated_state(options.sim_profile, options.faults);
+    if (!state) return state.error();
+    core::Machine machine = sim::render_machine(*state);
+    const std::uint64_t seed = state->profile.seed ^ options.seed;
+    return Target{std::move(machine), sim::make_copy_backend(std::move(state).value(), seed)};
+  }
+  auto backend = cuda::make_copy_backend();
+  if (!backend) return backend.error().with_context("cannot measure this machine");
+  auto machine = probes::read_live_machine({platform::FsRoot("/"), probes::default_nvml_library()});
+  core::Machine picture;
+  if (machine) {
+    picture = std::move(machine).value();
+  } else {
+    picture.source = "live (machine picture unavailable)";
+    picture.notes.push_back("NVML could not be read (" + machine.error().message + "): expectations come from the GPU names only");
+  }
+  return Target{std::move(picture), std::move(backend).value()};
+}
+
+core::Result<core::ExitCode> run_bench(const BenchOptions& options, Streams& streams) {
+  auto gpus = parse_gpu_list(options.gpus);
+  if (!gpus) return gpus.error();
+  auto target = open_target(options);
+  if (!target) return target.error();
+  const bool progress = isatty(STDERR_FILENO) != 0;
+  report::Measurements measured;
+  probes::BandwidthOptions bw;
+  bw.gpus = *gpus;
+  bw.samples = options.samples;
+  bw.bytes = options.size_mib << 20;
+  bw.on_testcase = [&](const std::string& key) {
+    if (progress) streams.err << "gpuvet bench: " << key << "\n";
+  };
+  const std::vector<std::pair<std::string, probes::BandwidthSuite>> suites = {
+      {"host", probes::BandwidthSuite::host}, {"p2p", probes::BandwidthSuite::p2p}, {"memory", probes::BandwidthSuite::memory}};
+  for (const auto& [name, suite] : suites) {
+    if (options.suite != name && options.suite != "all") continue;
+    auto run = probes::run_bandwidth_suite(*target->backend, suite, bw);
+    if (!run) return run.error();
+    measured.bandwidth.push_back(std::move(run).value());
+  }
+  if (options.suite == "vram" || options.suite == "all") {
+    probes::VramOptions vo;
+    vo.gpus = *gpus;
+    vo.on_gpu = [&](int g) {
+      if (progress) streams.err << "gpuvet bench: VRAM check of GPU " << g << "\n";
+    };
+    auto run = probes::run_vram_check(*target->backend, vo);
+    if (!run) return run.error();
+    measured.vram = std::move(run).value();
+  }
+  // The picture only sets expectations here: its own findings belong to `gpuvet inspect`.
+  auto assessment = analysis::judge_machine(target->machine, catalog::gpu_catalog(), {});
+  assessment.findings.clear();
+  assessment.unverified.clear();
+  analysis::judge_bandwidth(measured.bandwidth, target->machine, catalog::gpu_catalog(), assessment);
+  if (measured.vram) analysis::judge_vram(*measured.vram, assessment);
+  const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
+  const report::MachineReport report{"bench", target->machine, assessment, verdict, &measured};
+  streams.out << (options.json ? report::render_json(report) : report::render_bench_text(report, {streams.out_is_terminal}));
+  return core::exit_code_for(verdict);
+}
+
+}  // namespace
+
+void add_bench_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<BenchOptions>();
+  auto* cmd = app.add_subcommand(
+      "bench",
+      "Measure copy bandwidth and memory: host (H2D/D2H per GPU, own and far NUMA node), p2p (every GPU "
+      "pair, CE and SM, read/write, bidirectional, latency), memory (device-local copies), vram (allocate "
+      "and verify all memory), all. Judged against what the machine's links should deliver");
+  cmd->add_option("suite", options->suite, "host | p2p | memory | vram | all")
+      ->required()
+      ->check(CLI::IsMember({"host", "p2p", "memory", "vram", "all"}));
+  cmd->add_option("--gpus", options->gpus, "Only these GPUs (CUDA ordinals in PCI order, e.g. 0,1,4)");
+  cmd->add_option("--sim", options->sim_profile, "Use a built-in simulated machine (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. p2p-disabled:gpu=3 (repeatable)");
+  cmd->add_option("--samples", options->samples, "Samples per cell; the median is reported")->check(CLI::Range(1, 1000));
+  cmd->add_option("--size", options->size_mib, "MiB per copy")->check(CLI::Range(1, 65536));
+  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise");
+  cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1 with measurements)");
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_bench(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli

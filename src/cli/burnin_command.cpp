@@ -1,0 +1,227 @@
+// gpuvet burnin: hours of GEMM load on every GPU with per-GPU telemetry stored in SQLite as it
+// arrives, then the burn-in judge over what was stored. `--sim PROFILE` runs the simulator's
+// burn-in model in virtual time (a 4 h run takes seconds).
+#include <unistd.h>
+
+#include <atomic>
+#include <charconv>
+#include <csignal>
+#include <ctime>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "analysis/burnin_judge.hpp"
+#include "backends/cuda/gemm_stress.hpp"
+#include "backends/nvml/nvml_telemetry.hpp"
+#include "backends/sim/burnin_sim_backends.hpp"
+#include "cli/burnin_output.hpp"
+#include "cli/commands.hpp"
+#include "platform/environment.hpp"
+#include "probes/burnin_progress.hpp"
+#include "probes/burnin_runner.hpp"
+#include "probes/live_machine.hpp"
+#include "telemetry/telemetry_store.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct BurninOptions {
+  std::string duration = "4h";
+  std::string interval = "1s";
+  std::string dtype = "bf16";
+  std::string gpus;
+  std::string db;
+  std::string sim_profile;
+  std::vector<std::string> faults;
+  std::uint64_t seed = 1;
+  double shutdown_margin_c = 2;
+  double straggler_tolerance = 10;
+  bool json = false;
+};
+
+std::atomic<bool> g_interrupted{false};
+extern "C" void on_interrupt(int) { g_interrupted.store(true); }
+
+// Installs the SIGINT/SIGTERM handler for the run and restores the previous ones.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted.store(false);
+    previous_int_ = std::signal(SIGINT, on_interrupt);
+    previous_term_ = std::signal(SIGTERM, on_interrupt);
+  }
+  ~InterruptGuard() {
+    std::signal(SIGINT, previous_int_);
+    std::signal(SIGTERM, previous_term_);
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+ private:
+  void (*previous_int_)(int) = SIG_DFL;
+  void (*previous_term_)(int) = SIG_DFL;
+};
+
+core::Result<std::vector<int>> parse_gpu_list(const std::string& text) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    auto end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(start, end - start);
+    const auto dash = item.find('-');
+    int lo = 0, hi = 0;
+    const auto parse = [](const std::string& s, int& v) {
+      const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+      return ec == std::errc() && p == s.data() + s.size() && v >= 0;
+    };
+    const bool ok = dash == std::string::npos ? parse(item, lo) && parse(item, hi)
+                                              : parse(item.substr(0, dash), lo) && parse(item.substr(dash + 1), hi);
+    if (!ok || hi < lo) return core::usage_error(fmt::format("--gpus '{}': expected indices like 0,1,4-7", text));
+    for (int g = lo; g <= hi; ++g) out.push_back(g);
+    start = end + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::string default_db_path() {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "gpuvet-burnin-%Y%m%d-%H%M%S.db", &tm);
+  return buf;
+}
+
+struct Backends {
+  std::unique_ptr<api::TelemetrySource> telemetry;
+  std::unique_ptr<api::StressBackend> stress;
+};
+
+core::Result<Backends> open_backends(const BurninOptions& options) {
+  Backends b;
+  if (!options.sim_profile.empty()) {
+    std::vector<sim::FaultSpec> faults;
+    for (const auto& text : options.faults) {
+      auto fault = sim::parse_fault(text);
+      if (!fault) return fault.error();
+      faults.push_back(std::move(fault).value());
+    }
+    auto simulated = sim::make_sim_burnin(options.sim_profile, faults, options.seed, options.dtype);
+    if (!simulated) return simulated.error();
+    b.telemetry = std::move(simulated.value().telemetry);
+    b.stress = std::move(simulated.value().stress);
+    return b;
+  }
+  auto telemetry = nvml::open_nvml_telemetry(probes::default_nvml_library());
+  if (!telemetry) return telemetry.error().with_context("cannot watch this machine's GPUs");
+  auto stress = cuda::make_gemm_stress_backend();
+  if (!stress) return stress.error().with_context("cannot load this machine's GPUs");
+  b.telemetry = std::move(telemetry).value();
+  b.stress = std::move(stress).value();
+  return b;
+}
+
+core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, Streams& streams) {
+  if (!options.faults.empty() && options.sim_profile.empty()) {
+    return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
+  }
+  probes::BurninPlan plan;
+  auto duration = parse_duration(options.duration, "--duration");
+  if (!duration) return duration.error();
+  auto interval = parse_duration(options.interval, "--interval");
+  if (!interval) return interval.error();
+  if (*interval < 0.1) return core::usage_error("--interval: the shortest sampling interval is 100ms");
+  if (*interval > *duration) return core::usage_error("--interval is longer than --duration");
+  plan.duration_s = *duration;
+  plan.interval_s = *interval;
+  plan.shutdown_margin_c = options.shutdown_margin_c;
+  if (!api::parse_gemm_dtype(options.dtype, plan.stress.dtype)) {
+    return core::usage_error(fmt::format("--dtype '{}': expected bf16, fp16, tf32, fp32, fp64 or fp8", options.dtype));
+  }
+  if (!options.gpus.empty()) {
+    auto gpus = parse_gpu_list(options.gpus);
+    if (!gpus) return gpus.error();
+    plan.gpus = std::move(gpus).value();
+  }
+  auto backends = open_backends(options);
+  if (!backends) return backends.error();
+  auto all_gpus = backends->telemetry->gpus();
+  if (!all_gpus) return all_gpus.error();
+  std::vector<core::BurninGpu> chosen;
+  for (const auto& g : *all_gpus) {
+    if (plan.gpus.empty() || std::find(plan.gpus.begin(), plan.gpus.end(), g.index) != plan.gpus.end()) chosen.push_back(g);
+  }
+  for (int g : plan.gpus) {
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto& c) { return c.index == g; })) {
+      return core::usage_error(fmt::format("--gpus: this machine has no GPU {} ({} GPUs)", g, all_gpus->size()));
+    }
+  }
+  const bool simulated = !options.sim_profile.empty();
+  platform::SteadyClock wall;
+  platform::ManualClock virtual_clock(wall.unix_ms());
+  platform::Clock& clock = simulated ? static_cast<platform::Clock&>(virtual_clock) : wall;
+
+  core::BurninRunInfo run;
+  run.source = simulated ? "simulated: " + options.sim_profile : "live (NVML + CUDA)";
+  run.simulated = simulated;
+  run.hostname = simulated ? "simulated" : platform::hostname();
+  run.dtype = options.dtype;
+  run.faults = options.faults;
+  run.interval_s = plan.interval_s;
+  run.planned_duration_s = plan.duration_s;
+  run.started_unix_ms = clock.unix_ms();
+  run.stress_backend = backends->stress->describe();
+  run.telemetry_source = backends->telemetry->describe();
+  const std::string db_path = !options.db.empty() ? options.db : simulated ? ":memory:" : default_db_path();
+  auto store = telemetry::TelemetryStore::create(db_path, run, chosen, wall);
+  if (!store) return store.error();
+  if (!simulated) streams.err << "gpuvet burnin: writing " << db_path << "\n";
+
+  probes::ProgressOptions progress_options;
+  progress_options.terminal = streams.out_is_terminal && !options.json;
+  progress_options.plain_every_s = simulated ? std::max(plan.interval_s, plan.duration_s / 8) : 60;
+  probes::BurninProgress progress(streams.err, progress_options);
+  std::optional<InterruptGuard> guard;
+  if (!simulated) guard.emplace();
+  auto outcome = probes::run_burnin(plan, *backends->telemetry, *backends->stress, *store.value(), clock, &progress,
+                                    &g_interrupted);
+  if (!outcome) return outcome.error().with_context("burn-in");
+
+  // The report is rebuilt from what the database holds, exactly as `gpuvet report --db` does.
+  auto record = store.value()->read_back();
+  if (!record) return record.error();
+  analysis::BurninThresholds thresholds;
+  thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
+  return render_burnin(db_path, "burnin", *record, thresholds, options.json, streams);
+}
+
+}  // namespace
+
+void add_burnin_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<BurninOptions>();
+  auto* cmd = app.add_subcommand("burnin", "Hours of GEMM load on every GPU, watched and recorded; finds the card that drifts");
+  cmd->add_option("--duration", options->duration, "How long: 90s, 15m, 4h (default 4h)");
+  cmd->add_option("--interval", options->interval, "Telemetry sampling interval: 1s (default), 100ms ... ");
+  cmd->add_option("--dtype", options->dtype, "GEMM element type: bf16 (default), fp16, tf32, fp32, fp64, fp8");
+  cmd->add_option("--gpus", options->gpus, "GPUs to load, e.g. 0,1,4-7 (default: all)");
+  cmd->add_option("--db", options->db,
+                  "SQLite database to write (never overwritten; default ./gpuvet-burnin-<time>.db, in memory with --sim)");
+  cmd->add_option("--sim", options->sim_profile, "Burn in a built-in simulated machine in virtual time (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. thermal-throttle:gpu=3,at=1h (repeatable)");
+  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
+  cmd->add_option("--shutdown-margin", options->shutdown_margin_c,
+                  "Stop the load on a GPU this many °C below its shutdown temperature (default 2)");
+  cmd->add_option("--straggler-tolerance", options->straggler_tolerance,
+                  "Percent below the peers' median TFLOP/s that makes a straggler (default 10)");
+  cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.burnin/1) instead of text");
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_burnin_command(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,89 @@
+// gpuvet compare DIR|report.json ...: accept reports side by side (text, --markdown, --html): each
+// clause's result and number as % of the spec, verdicts, and the rows where machines differ.
+#include <filesystem>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "accept/accept_json.hpp"
+#include "accept/compare.hpp"
+#include "cli/commands.hpp"
+#include "platform/user_file.hpp"
+#include "report/html_compare.hpp"
+#include "report/markdown_compare.hpp"
+#include "report/text_table.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct CompareOptions {
+  std::vector<std::string> inputs;
+  bool markdown = false;
+  bool html = false;
+};
+
+// A bundle directory or a report.json; the label is the directory (or file) name.
+core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const bool dir = fs::is_directory(input, ec);
+  const std::string file = dir ? (fs::path(input) / "report.json").string() : input;
+  auto text = platform::read_user_file(file);
+  if (!text) return text.error();
+  auto report = accept::parse_report_json(*text, file);
+  if (!report) return report.error();
+  fs::path p(input);
+  std::string label = dir ? p.lexically_normal().filename().string() : p.stem().string();
+  if (label.empty() || label == "report") label = p.lexically_normal().parent_path().filename().string();
+  if (label.empty()) label = input;
+  return std::pair{label, std::move(report).value()};
+}
+
+core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& streams) {
+  std::vector<std::pair<std::string, accept::AcceptReport>> reports;
+  for (const auto& input : o.inputs) {
+    auto r = load(input);
+    if (!r) return r.error();
+    reports.push_back(std::move(r).value());
+  }
+  const auto table = accept::compare_reports(reports);
+  if (o.markdown && o.html) return core::usage_error("--markdown and --html: choose one");
+  if (o.html) {
+    streams.out << report::render_compare_html(table);
+    return core::ExitCode::pass;
+  }
+  if (o.markdown) {
+    streams.out << report::render_compare_markdown(table);
+    return core::ExitCode::pass;
+  }
+  std::vector<std::string> header = {"", "Clause"};
+  header.insert(header.end(), table.labels.begin(), table.labels.end());
+  report::TextTable text(header);
+  std::vector<std::string> verdicts = {"", "verdict"};
+  for (auto v : table.verdicts) verdicts.emplace_back(core::to_string(v));
+  text.add_row(verdicts);
+  for (const auto& row : table.rows) {
+    std::vector<std::string> cells = {row.differs ? "*" : "", row.id};
+    for (const auto& cell : row.cells) cells.push_back(accept::cell_text(cell));
+    text.add_row(cells);
+  }
+  streams.out << text.render();
+  streams.out << fmt::format("\n* the machines differ here (result, presence, or more than {:g} points); numbers are % of "
+                             "what the spec expects.\n",
+                             accept::kCompareDifferencePoints);
+  return core::ExitCode::pass;
+}
+
+}  // namespace
+
+void add_compare_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<CompareOptions>();
+  auto* cmd = app.add_subcommand("compare", "Compare accept results side by side (bundle directories or report.json files)");
+  cmd->add_option("INPUT", o->inputs, "Evidence bundle directories or report.json files")->required()->expected(1, -1);
+  cmd->add_flag("--markdown", o->markdown, "Print a Markdown table");
+  cmd->add_flag("--html", o->html, "Print a self-contained HTML page");
+  cmd->callback([o, &action] { action = [o](Streams& s) { return run_compare(*o, s); }; });
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,301 @@
+// gpuvet nccl: NCCL collectives on this machine (NCCL loaded at run time) or a simulated one:
+// nccl-tests style size sweeps judged against the envelope, or --scaling: every pair, 4-GPU
+// subsets and all GPUs, with the GPU or link to blame.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <ostream>
+
+#include "analysis/collective_attribution.hpp"
+#include "analysis/judge.hpp"
+#include "backends/cuda/nccl_backend.hpp"
+#include "backends/sim/collective_sim_backend.hpp"
+#include "backends/sim/sim_state.hpp"
+#include "catalog/gpu_catalog.hpp"
+#include "cli/commands.hpp"
+#include "cli/nccl_render.hpp"
+#include "platform/environment.hpp"
+#include "probes/collective_probe.hpp"
+#include "probes/live_machine.hpp"
+#include "core/verdict.hpp"
+#include "report/machine_report.hpp"
+
+namespace gpuvet::cli {
+namespace {
+
+struct NcclOptions {
+  std::string ops = "all_reduce";
+  std::string sweep;
+  bool scaling = false;
+  std::string gpus;
+  std::string sim_profile;
+  std::vector<std::string> faults;
+  std::vector<std::string> node_faults;  // "RANK:FAULT", under mpirun with --sim
+  bool json = false;
+  int iterations = 20;
+  int warmup = 5;
+  double timeout_s = 120;
+  std::uint64_t seed = 1;
+};
+
+core::Result<std::uint64_t> parse_size(std::string_view text) {
+  std::uint64_t value = 0;
+  const auto* end = text.data() + text.size();
+  auto [p, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || p == text.data()) return core::usage_error(fmt::format("size '{}' is not a number", text));
+  std::uint64_t unit = 1;
+  const std::string_view suffix(p, static_cast<std::size_t>(end - p));
+  if (suffix == "K" || suffix == "k") unit = 1ull << 10;
+  else if (suffix == "M" || suffix == "m") unit = 1ull << 20;
+  else if (suffix == "G" || suffix == "g") unit = 1ull << 30;
+  else if (!suffix.empty()) return core::usage_error(fmt::format("size '{}': unit must be K, M or G (powers of 1024)", text));
+  return value * unit;
+}
+
+core::Result<std::vector<api::CollectiveOp>> parse_ops(const std::string& text) {
+  std::vector<api::CollectiveOp> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const auto name = text.substr(start, comma - start);
+    const auto op = api::parse_collective_op(name);
+    if (!op) {
+      return core::usage_error(fmt::format("--ops: unknown collective '{}' (known: all_reduce, all_gather, "
+                                           "reduce_scatter, alltoall, broadcast, sendrecv)", name));
+    }
+    out.push_back(*op);
+    start = comma + 1;
+  }
+  return out;
+}
+
+// "0,2,5" or "0-3,6": machine GPU indices.
+core::Result<std::vector<int>> parse_gpu_list(const std::string& text, const core::Machine& machine) {
+  std::vector<int> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const auto dash = item.find('-');
+    int lo = 0;
+    int hi = 0;
+    const auto a = std::from_chars(item.data(), item.data() + (dash == std::string::npos ? item.size() : dash), lo);
+    bool ok = a.ec == std::errc() && a.ptr == item.data() + (dash == std::string::npos ? item.size() : dash);
+    hi = lo;
+    if (ok && dash != std::string::npos) {
+      const auto b = std::from_chars(item.data() + dash + 1, item.data() + item.size(), hi);
+      ok = b.ec == std::errc() && b.ptr == item.data() + item.size() && hi >= lo;
+    }
+    if (!ok) return core::usage_error(fmt::format("--gpus: '{}' is not a GPU index or range (e.g. 0,2,4-7)", item));
+    for (int g = lo; g <= hi; ++g) {
+      if (core::position_of_gpu(machine, g) < 0) return core::usage_error(fmt::format("--gpus: this machine has no GPU {}", g));
+      if (std::find(out.begin(), out.end(), g) != out.end()) return core::usage_error(fmt::format("--gpus: GPU {} given twice", g));
+      out.push_back(g);
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+struct Target {
+  core::Machine machine;
+  std::unique_ptr<api::CollectiveBackend> backend;
+};
+
+core::Result<Target> open_target(const NcclOptions& options) {
+  Target t;
+  if (!options.sim_profile.empty()) {
+    std::vector<sim::FaultSpec> faults;
+    for (const auto& text : options.faults) {
+      auto fault = sim::parse_fault(text);
+      if (!fault) return fault.error();
+      faults.push_back(std::move(fault).value());
+    }
+    auto state = sim::build_simulation(options.sim_profile, faults);
+    if (!state) return state.error();
+    t.machine = sim::render_machine(*state);
+    t.backend = sim::make_collective_backend(*state, options.seed);
+    return t;
+  }
+  if (!options.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
+  const std::string library = platform::env("GPUVET_NCCL_LIBRARY").value_or("libnccl.so.2");
+  auto backend = cuda::make_nccl_backend(library);
+  if (!backend) {
+    auto error = backend.error().with_context("cannot run NCCL collectives on this machine");
+    error.message += "\n  hint: `gpuvet nccl --sim hgx-h100-8x` runs them on the built-in simulated 8x H100 SXM server";
+    return error;
+  }
+  t.backend = std::move(backend).value();
+  auto machine = probes::read_live_machine({platform::FsRoot("/"), probes::default_nvml_library()});
+  if (!machine) return machine.error().with_context("cannot read this machine's GPUs");
+  t.machine = std::move(machine).value();
+  return t;
+}
+
+// Machine GPU index -> backend ordinal, matched by PCI bus id (CUDA may order GPUs differently
+// from NVML: CUDA_DEVICE_ORDER defaults to FASTEST_FIRST).
+core::Result<OrdinalMap> map_ordinals(const core::Machine& machine, api::CollectiveBackend& backend,
+                                      const std::vector<int>& gpus) {
+  auto devices = backend.devices();
+  if (!devices) return devices.error();
+  OrdinalMap map;
+  for (int g : gpus) {
+    const auto& gpu = machine.gpus[static_cast<std::size_t>(core::position_of_gpu(machine, g))];
+    const auto it = std::find_if(devices->begin(), devices->end(), [&](const api::DeviceInfo& d) {
+      return gpu.pci_bus_id && core::normalize_pci_bus_id(d.pci_bus_id) == *gpu.pci_bus_id;
+    });
+    if (it == devices->end()) {
+      return core::environment_error(fmt::format("GPU {} ({}) is not among the GPUs {} can drive", g,
+                                                 gpu.pci_bus_id ? *gpu.pci_bus_id : "bus id unknown", backend.describe()));
+    }
+    map.ordinal_of[g] = it->ordinal;
+    map.index_of[it->ordinal] = g;
+  }
+  return map;
+}
+
+// Measures and judges this node (or the simulated one). `rank` >= 0 under mpirun: a simulated
+// node then gets its own noise seed and a hostname that names the rank.
+core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
+  auto ops = parse_ops(options.ops);
+  if (!ops) return ops.error();
+  probes::CollectiveProbeOptions probe;
+  probe.ops = *ops;
+  probe.iterations = options.iterations;
+  probe.warmup = options.warmup;
+  probe.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options.timeout_s * 1000));
+  if (options.scaling) probe.max_bytes = 1ull << 30;  // the judge's plateau floor; pairs on PCIe stay quick
+  if (!options.sweep.empty()) {
+    const auto colon = options.sweep.find(':');
+    if (colon == std::string::npos) return core::usage_error("--sweep: expected MIN:MAX, e.g. 32M:8G");
+    auto lo = parse_size(options.sweep.substr(0, colon));
+    if (!lo) return lo.error().with_context("--sweep");
+    auto hi = parse_size(options.sweep.substr(colon + 1));
+    if (!hi) return hi.error().with_context("--sweep");
+    if (*lo == 0 || *hi < *lo) return core::usage_error("--sweep: MIN must be positive and not above MAX");
+    probe.min_bytes = *lo;
+    probe.max_bytes = *hi;
+  }
+  NcclOptions node_options = options;
+  if (rank > 0) node_options.seed += static_cast<std::uint64_t>(rank);
+  if (!options.node_faults.empty() && (rank < 0 || options.sim_profile.empty())) {
+    return core::usage_error("--node-fault needs --sim PROFILE and several ranks (mpirun -np N)");
+  }
+  for (const auto& text : options.node_faults) {
+    const auto colon = text.find(':');
+    int fault_rank = -1;
+    const auto parsed = std::from_chars(text.data(), text.data() + (colon == std::string::npos ? 0 : colon), fault_rank);
+    if (colon == std::string::npos || parsed.ec != std::errc() || parsed.ptr != text.data() + colon || fault_rank < 0) {
+      return core::usage_error(fmt::format("--node-fault '{}': expected RANK:FAULT, e.g. 1:gpu-missing:gpu=3", text));
+    }
+    if (fault_rank == rank) node_options.faults.push_back(text.substr(colon + 1));
+  }
+  auto target = open_target(node_options);
+  if (!target) return target.error();
+  if (rank >= 0 && target->machine.simulated && target->machine.hostname) {
+    target.value().machine.hostname = fmt::format("{}-node{}", *target->machine.hostname, rank);
+  }
+  const core::Machine& machine = target.value().machine;
+  std::vector<int> gpus;
+  for (const auto& g : machine.gpus) gpus.push_back(g.index);
+  if (!options.gpus.empty()) {
+    auto chosen = parse_gpu_list(options.gpus, machine);
+    if (!chosen) return chosen.error();
+    gpus = std::move(chosen).value();
+  }
+  if (gpus.empty()) return core::environment_error("no GPUs to run collectives on");
+  auto map = map_ordinals(machine, *target->backend, gpus);
+  if (!map) return map.error();
+
+  NcclResults results;
+  results.backend = target->backend->describe();
+  results.simulated = target->backend->simulated();
+  if (options.scaling) {
+    if (gpus.size() < 2) return core::usage_error("--scaling needs at least 2 GPUs");
+    for (const auto op : *ops) {
+      auto scaling = probes::measure_scaling(*target->backend, map->ordinals(gpus), op, probe);
+      if (!scaling) return scaling.error();
+      results.scaling.push_back(std::move(scaling).value());
+    }
+  } else {
+    auto runs = probes::sweep_collectives(*target->backend, map->ordinals(gpus), probe);
+    if (!runs) return runs.error();
+    results.sweeps = std::move(runs).value();
+  }
+  const auto& catalog = catalog::gpu_catalog();
+  auto assessment = analysis::judge_machine(machine, catalog, {});
+  analysis::judge_collectives(judged_runs(results, *map), machine, catalog, assessment);
+  for (auto& f : analysis::judge_hangs(hang_observations(results, *map, options.timeout_s))) {
+    assessment.findings.push_back(std::move(f));
+  }
+  for (const auto& s : results.scaling) {
+    for (auto& f : analysis::attribute_scaling(scaling_observation(s, *map), machine)) {
+      assessment.findings.push_back(std::move(f));
+    }
+  }
+  const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
+  return NodeOutcome{std::move(target).value().machine, std::move(assessment), verdict, std::move(results),
+                     std::move(map).value()};
+}
+
+// Ranks the process manager started (mpirun, srun); 1 when gpuvet runs on its own.
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS"}) {
+    const auto value = platform::env(name);
+    int n = 0;
+    if (value && std::from_chars(value->data(), value->data() + value->size(), n).ec == std::errc() && n > 0) return n;
+  }
+  return 1;
+}
+
+core::Result<core::ExitCode> run_nccl(const NcclOptions& options, Streams& streams) {
+  if (launched_ranks() > 1) {
+    return run_nccl_cluster([&options](int rank) { return measure_node(options, rank); }, options.json, streams);
+  }
+  auto node = measure_node(options, -1);
+  if (!node) return node.error();
+  const report::MachineReport report{"nccl", node->machine, node->assessment, node->verdict};
+  if (options.json) {
+    streams.out << report::render_json(report);
+  } else {
+    streams.out << render_nccl_tables(node->results, node->map, node->machine) << "\n"
+                << report::render_text(report, {streams.out_is_terminal});
+  }
+  return core::exit_code_for(node->verdict);
+}
+
+}  // namespace
+
+void add_nccl_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<NcclOptions>();
+  auto* cmd = app.add_subcommand(
+      "nccl",
+      "NCCL collectives (nccl-tests vocabulary: algbw, busbw, #wrong) on this machine's GPUs or a simulated "
+      "machine, judged against the busbw healthy machines reach; --scaling names the slow GPU or link");
+  cmd->add_option("--ops", options->ops,
+                  "Comma-separated collectives: all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv")
+      ->capture_default_str();
+  cmd->add_option("--sweep", options->sweep, "Message sizes MIN:MAX, doubling (K/M/G = 1024^n); default 32M:8G, "
+                                             "capped by GPU memory; --scaling runs MAX only (default 1G)");
+  cmd->add_flag("--scaling", options->scaling,
+                "Run every GPU pair, the 4-GPU subsets and all GPUs, and name the GPU or link common to slow ones");
+  cmd->add_option("--gpus", options->gpus, "GPU indices as nvidia-smi numbers them, e.g. 0-3 or 0,2,4 (default all)");
+  cmd->add_option("--sim", options->sim_profile, "Run on a built-in simulated machine instead (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. straggler:gpu=3,factor=0.6 (repeatable)");
+  cmd->add_option("--node-fault", options->node_faults,
+                  "Under mpirun with --sim: a fault on one rank's simulated node only, RANK:FAULT (repeatable)");
+  cmd->add_option("--iters", options->iterations, "Timed iterations per size (median reported)")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  cmd->add_option("--warmup", options->warmup, "Untimed iterations before each size")->check(CLI::Range(0, 100000))->capture_default_str();
+  cmd->add_option("--timeout", options->timeout_s, "Seconds one size may take before the collective counts as hung")
+      ->check(CLI::Range(0.001, 86400.0))
+      ->capture_default_str();
+  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (with --sim)")->capture_default_str();
+  cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1) instead of text");
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_nccl(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli

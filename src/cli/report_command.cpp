@@ -1,0 +1,74 @@
+// gpuvet report --db FILE: rebuilds a burn-in report from its database alone (a finished run, an
+// interrupted one, or one killed mid-run), and the shared burn-in output tail.
+#include <charconv>
+#include <cmath>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "cli/burnin_output.hpp"
+#include "cli/commands.hpp"
+#include "report/burnin_report.hpp"
+#include "telemetry/telemetry_store.hpp"
+
+namespace gpuvet::cli {
+
+core::ExitCode render_burnin(const std::string& database, const std::string& command, const core::BurninRecord& record,
+                             const analysis::BurninThresholds& thresholds, bool json, Streams& streams) {
+  const auto assessment = analysis::judge_burnin(record, thresholds);
+  const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
+  const report::BurninReport report{command, database, record, assessment, verdict};
+  streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.out_is_terminal));
+  return core::exit_code_for(verdict);
+}
+
+core::Result<double> parse_duration(const std::string& text, const std::string& option) {
+  std::size_t digits = 0;
+  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
+  const std::string unit = text.substr(digits);
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + digits, value);
+  double scale = 0;
+  if (unit.empty() || unit == "s") scale = 1;
+  if (unit == "ms") scale = 0.001;
+  if (unit == "m" || unit == "min") scale = 60;
+  if (unit == "h") scale = 3600;
+  if (digits == 0 || ec != std::errc() || end != text.data() + digits || scale == 0 || !(value > 0) ||
+      !std::isfinite(value) || value * scale > 30 * 24 * 3600.0) {
+    return core::usage_error(fmt::format("{} '{}': expected a duration such as 100ms, 90s, 15m or 4h (at most 30 days)",
+                                         option, text));
+  }
+  return value * scale;
+}
+
+namespace {
+
+struct ReportOptions {
+  std::string db;
+  bool json = false;
+  double straggler_tolerance = 10;
+};
+
+core::Result<core::ExitCode> run_report(const ReportOptions& options, Streams& streams) {
+  auto record = telemetry::load_burnin(options.db);
+  if (!record) return record.error();
+  analysis::BurninThresholds thresholds;
+  thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
+  return render_burnin(options.db, "report", *record, thresholds, options.json, streams);
+}
+
+}  // namespace
+
+void add_report_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<ReportOptions>();
+  auto* cmd = app.add_subcommand("report", "Rebuild a burn-in report from its database (also after a crash)");
+  cmd->add_option("--db", options->db, "Burn-in database written by gpuvet burnin")->required();
+  cmd->add_option("--straggler-tolerance", options->straggler_tolerance,
+                  "Percent below the peers' median TFLOP/s that makes a straggler (default 10)");
+  cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.burnin/1) instead of text");
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_report(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli

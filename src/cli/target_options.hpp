@@ -1,0 +1,19 @@
+// Options every measuring command shares: the simulated machine (--sim, --fault) and the GPU
+// selection (--gpus). Errors are usage errors naming the option and what was expected.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "backends/sim/sim_state.hpp"
+#include "core/error.hpp"
+
+namespace gpuvet::cli {
+
+// Parses every --fault text and builds the simulated machine; --fault without --sim is an error.
+core::Result<sim::SimState> simulated_state(const std::string& profile, const std::vector<std::string>& fault_texts);
+
+// "0,1,4" -> {0, 1, 4}; "" -> {} (every GPU).
+core::Result<std::vector<int>> parse_gpu_list(const std::string& text);
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,258 @@
+// Writes the burn-in database: run and GPUs at creation, then samples and events in batched
+// transactions.
+#include "telemetry/telemetry_store.hpp"
+
+#include <fmt/format.h>
+
+#include "telemetry/sqlite_db.hpp"
+#include "telemetry/telemetry_schema.hpp"
+
+namespace gpuvet::telemetry {
+
+namespace {
+
+std::string join_lines(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : "\n") + s;
+  return out;
+}
+
+template <class T>
+void bind_reading(Statement& st, int index, const core::Reading<T>& r) {
+  if (!r.known()) {
+    st.bind_null(index);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    st.bind(index, static_cast<double>(r.value()));
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    st.bind(index, r.value());
+  } else {
+    st.bind(index, static_cast<std::int64_t>(r.value()));
+  }
+}
+
+std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& run, const std::vector<core::BurninGpu>& gpus) {
+  auto st = db.prepare(
+      "INSERT INTO run (id, source, simulated, hostname, dtype, faults, interval_s, planned_duration_s, "
+      "started_unix_ms, status, ended_t_s, stress_backend, telemetry_source) VALUES (1,?,?,?,?,?,?,?,?,?,NULL,?,?)");
+  if (!st) return st.error();
+  auto& s = *st.value();
+  s.bind(1, run.source);
+  s.bind(2, std::int64_t{run.simulated ? 1 : 0});
+  s.bind(3, run.hostname);
+  s.bind(4, run.dtype);
+  s.bind(5, join_lines(run.faults));
+  s.bind(6, run.interval_s);
+  s.bind(7, run.planned_duration_s);
+  s.bind(8, static_cast<std::int64_t>(run.started_unix_ms));
+  s.bind(9, std::string(core::to_string(core::BurninStatus::running)));
+  s.bind(10, run.stress_backend);
+  s.bind(11, run.telemetry_source);
+  if (auto e = s.run()) return e;
+  auto g = db.prepare(
+      "INSERT INTO gpus (idx, name, uuid, pci_bus_id, power_limit_w, shutdown_temp_c, slowdown_temp_c, "
+      "max_sm_clock_mhz) VALUES (?,?,?,?,?,?,?,?)");
+  if (!g) return g.error();
+  auto u = db.prepare("INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)");
+  if (!u) return u.error();
+  for (const auto& gpu : gpus) {
+    auto& q = *g.value();
+    q.bind(1, static_cast<std::int64_t>(gpu.index));
+    bind_reading(q, 2, gpu.name);
+    bind_reading(q, 3, gpu.uuid);
+    bind_reading(q, 4, gpu.pci_bus_id);
+    bind_reading(q, 5, gpu.power_limit_w);
+    bind_reading(q, 6, gpu.shutdown_temp_c);
+    bind_reading(q, 7, gpu.slowdown_temp_c);
+    bind_reading(q, 8, gpu.max_sm_clock_mhz);
+    if (auto e = q.run()) return e;
+    // Why an identity or limit is unknown, under the same table as unsupported fields.
+    const std::pair<const char*, std::string> absent[] = {
+        {"gpu.name", gpu.name.reason()},         {"gpu.uuid", gpu.uuid.reason()},
+        {"gpu.pci_bus_id", gpu.pci_bus_id.reason()}, {"gpu.power_limit_w", gpu.power_limit_w.reason()},
+        {"gpu.shutdown_temp_c", gpu.shutdown_temp_c.reason()}, {"gpu.slowdown_temp_c", gpu.slowdown_temp_c.reason()},
+        {"gpu.max_sm_clock_mhz", gpu.max_sm_clock_mhz.reason()}};
+    for (const auto& [field, reason] : absent) {
+      if (reason.empty()) continue;
+      auto& r = *u.value();
+      r.bind(1, static_cast<std::int64_t>(gpu.index));
+      r.bind(2, std::string(field));
+      r.bind(3, reason);
+      if (auto e = r.run()) return e;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+TelemetryStore::TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options)
+    : db_(std::move(db)), clock_(clock), options_(options) {}
+
+TelemetryStore::~TelemetryStore() {
+  // Whatever was appended is kept; a run that never called finish() stays "running" (a crash).
+  if (in_transaction_) (void)db_->exec("COMMIT");
+}
+
+const std::string& TelemetryStore::path() const { return db_->path(); }
+
+core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::string& path, const core::BurninRunInfo& run,
+                                                                     const std::vector<core::BurninGpu>& gpus,
+                                                                     platform::Clock& commit_clock, StoreOptions options) {
+  auto db = Database::open(path, Database::Mode::create);
+  if (!db) return db.error();
+  Database& d = *db.value();
+  if (path != ":memory:") {
+    if (auto e = d.exec("PRAGMA journal_mode=WAL")) return e->with_context("enabling WAL");
+  }
+  if (auto e = d.exec(options.fsync_each_commit ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return *e;
+  if (auto e = d.exec("BEGIN")) return *e;
+  if (auto e = d.exec(schema_sql())) return e->with_context("creating the schema");
+  if (auto e = write_run(d, run, gpus)) return e->with_context("recording the run");
+  if (auto e = d.exec("COMMIT")) return *e;
+
+  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(db).value(), commit_clock, options));
+  std::string placeholders = "?";
+  for (int i = 1; i < kSampleColumnCount; ++i) placeholders += ",?";
+  auto s = store->db_->prepare(fmt::format("INSERT INTO samples ({}) VALUES ({})", sample_columns(), placeholders));
+  auto n = store->db_->prepare("INSERT INTO nvlink (gpu, t_s, link, crc_flit, crc_data, replay, recovery) VALUES (?,?,?,?,?,?,?)");
+  auto e = store->db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
+  auto a = store->db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
+  for (auto* r : {&s, &n, &e, &a}) {
+    if (!*r) return r->error();
+  }
+  store->insert_sample_ = std::move(s).value();
+  store->insert_nvlink_ = std::move(n).value();
+  store->insert_event_ = std::move(e).value();
+  store->insert_absence_ = std::move(a).value();
+  store->last_commit_ = commit_clock.now();
+  return store;
+}
+
+std::optional<core::Error> TelemetryStore::begin() {
+  if (in_transaction_) return std::nullopt;
+  if (auto e = db_->exec("BEGIN")) return e;
+  in_transaction_ = true;
+  return std::nullopt;
+}
+
+std::optional<core::Error> TelemetryStore::commit() {
+  if (in_transaction_) {
+    if (auto e = db_->exec("COMMIT")) return e;
+    in_transaction_ = false;
+    ++commits_;
+  }
+  last_commit_ = clock_.now();
+  return std::nullopt;
+}
+
+std::optional<core::Error> TelemetryStore::end_tick() {
+  // Commit a little early: the next tick may come a whole interval later, and what was appended
+  // now must not wait past max_commit_lag.
+  if (clock_.now() - last_commit_ >= options_.max_commit_lag / 2) return commit();
+  return std::nullopt;
+}
+
+std::optional<core::Error> TelemetryStore::record_unsupported(const std::vector<core::UnsupportedField>& fields) {
+  if (auto e = begin()) return e;
+  auto st = db_->prepare("INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)");
+  if (!st) return st.error();
+  for (const auto& f : fields) {
+    unsupported_.insert({f.gpu, f.field});
+    auto& s = *st.value();
+    s.bind(1, static_cast<std::int64_t>(f.gpu));
+    s.bind(2, f.field);
+    s.bind(3, f.reason);
+    if (auto e = s.run()) return e;
+  }
+  return commit();
+}
+
+std::optional<core::Error> TelemetryStore::append(const core::TelemetrySample& sample) {
+  if (auto e = begin()) return e;
+  Statement& s = *insert_sample_;
+  int col = 1;
+  s.bind(col++, static_cast<std::int64_t>(sample.gpu));
+  s.bind(col++, sample.t_s);
+  s.bind(col++, static_cast<std::int64_t>(sample.unix_ms));
+  std::vector<std::pair<std::string_view, std::string>> absences;
+  auto note = [&](std::string_view field, const auto& reading) {
+    if (!reading.known() && !unsupported_.count({sample.gpu, std::string(field)})) {
+      absences.emplace_back(field, reading.reason());
+    }
+  };
+  for (const auto& [name, member] : kRealFields) {
+    bind_reading(s, col++, sample.*member);
+    note(name, sample.*member);
+  }
+  for (const auto& [name, member] : kCountFields) {
+    bind_reading(s, col++, sample.*member);
+    note(name, sample.*member);
+  }
+  for (const auto& [name, member] : kIntFields) {
+    bind_reading(s, col++, sample.*member);
+    note(name, sample.*member);
+  }
+  for (const auto& [name, member] : kBoolFields) {
+    bind_reading(s, col++, sample.*member);
+    note(name, sample.*member);
+  }
+  if (sample.nvlink.known()) {
+    s.bind(col++, static_cast<std::int64_t>(sample.nvlink->size()));
+  } else {
+    s.bind_null(col++);
+  }
+  note(kNvlinkField, sample.nvlink);
+  if (auto e = s.run()) return e;
+  for (const auto& [field, reason] : absences) {
+    Statement& a = *insert_absence_;
+    a.bind(1, static_cast<std::int64_t>(sample.gpu));
+    a.bind(2, sample.t_s);
+    a.bind(3, std::string(field));
+    a.bind(4, reason);
+    if (auto e = a.run()) return e;
+  }
+  return write_nvlink(sample);
+}
+
+std::optional<core::Error> TelemetryStore::write_nvlink(const core::TelemetrySample& sample) {
+  if (!sample.nvlink.known()) return std::nullopt;
+  for (const auto& link : sample.nvlink.value()) {
+    const auto key = std::make_pair(sample.gpu, link.link);
+    auto it = last_nvlink_.find(key);
+    if (it != last_nvlink_.end() && it->second == link) continue;
+    Statement& n = *insert_nvlink_;
+    n.bind(1, static_cast<std::int64_t>(sample.gpu));
+    n.bind(2, sample.t_s);
+    n.bind(3, static_cast<std::int64_t>(link.link));
+    bind_reading(n, 4, link.crc_flit);
+    bind_reading(n, 5, link.crc_data);
+    bind_reading(n, 6, link.replay);
+    bind_reading(n, 7, link.recovery);
+    if (auto e = n.run()) return e;
+    last_nvlink_[key] = link;
+  }
+  return std::nullopt;
+}
+
+std::optional<core::Error> TelemetryStore::append(const core::TelemetryEvent& event) {
+  if (auto e = begin()) return e;
+  Statement& s = *insert_event_;
+  s.bind(1, static_cast<std::int64_t>(event.gpu));
+  s.bind(2, event.t_s);
+  s.bind(3, std::string(core::to_string(event.kind)));
+  s.bind(4, static_cast<std::int64_t>(event.code));
+  s.bind(5, event.message);
+  return s.run();
+}
+
+std::optional<core::Error> TelemetryStore::finish(core::BurninStatus status, double ended_t_s) {
+  if (auto e = begin()) return e;
+  auto st = db_->prepare("UPDATE run SET status = ?, ended_t_s = ? WHERE id = 1");
+  if (!st) return st.error();
+  st.value()->bind(1, std::string(core::to_string(status)));
+  st.value()->bind(2, ended_t_s);
+  if (auto e = st.value()->run()) return e;
+  return commit();
+}
+
+}  // namespace gpuvet::telemetry

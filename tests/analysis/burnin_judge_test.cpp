@@ -1,0 +1,153 @@
+// The burn-in judge over hand-built records: a healthy run is clean, each planted problem is
+// found on the right GPU with its time, and what could not be observed makes the run incomplete.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "analysis/burnin_judge.hpp"
+#include "test_burnin_records.hpp"
+
+namespace gpuvet::analysis::testing {
+namespace {
+
+std::string evidence(const core::Finding& f, const std::string& key) {
+  for (const auto& [k, v] : f.evidence) {
+    if (k == key) return v;
+  }
+  return "<missing " + key + ">";
+}
+
+const core::Finding* find_code(const BurninAssessment& a, const std::string& code) {
+  for (const auto& f : a.findings) {
+    if (f.code == code) return &f;
+  }
+  return nullptr;
+}
+
+TEST(BurninJudge, HealthyRunHasNoFindings) {
+  const auto a = judge_burnin(healthy_burnin());
+  EXPECT_TRUE(a.findings.empty()) << a.findings.front().code << ": " << a.findings.front().message;
+  EXPECT_TRUE(a.unverified.empty());
+  ASSERT_EQ(a.gpus.size(), 8u);
+  EXPECT_NEAR(*a.gpus[0].median_tflops, 790, 2);
+  EXPECT_DOUBLE_EQ(a.recorded_s, 3600);
+}
+
+TEST(BurninJudge, EveryPlantedProblemIsFoundOnItsGpu) {
+  for (const auto& entry : burnin_gallery()) {
+    const auto a = judge_burnin(entry.record);
+    const core::Finding* f = find_code(a, entry.code);
+    ASSERT_NE(f, nullptr) << entry.name;
+    EXPECT_EQ(f->gpus, std::vector<int>{entry.gpu}) << entry.name;
+    EXPECT_FALSE(f->evidence.empty()) << entry.name;
+    for (const auto& other : a.findings) {
+      EXPECT_EQ(other.gpus, std::vector<int>{entry.gpu}) << entry.name << " also flags " << other.code;
+    }
+  }
+}
+
+TEST(BurninJudge, FindingsCarryTheirTime) {
+  for (const auto& entry : burnin_gallery()) {
+    const auto a = judge_burnin(entry.record);
+    const core::Finding* f = find_code(a, entry.code);
+    ASSERT_NE(f, nullptr);
+    if (entry.code == "clock_desync") {
+      EXPECT_EQ(evidence(*f, "first_drop"), "00:20:00");
+      EXPECT_NE(f->message.find("first to throttle"), std::string::npos);
+    }
+    if (entry.code == "xid_event") {
+      EXPECT_EQ(evidence(*f, "xid"), "48");
+      EXPECT_EQ(evidence(*f, "window"), "00:20:34-00:20:34");
+      EXPECT_EQ(f->severity, core::Severity::fail);
+    }
+    if (entry.code == "throttle_reasons") {
+      EXPECT_EQ(evidence(*f, "hw_slowdown_first"), "00:30:00");
+      EXPECT_EQ(evidence(*f, "hw_slowdown_s"), "1810");
+      EXPECT_EQ(f->severity, core::Severity::fail);
+    }
+    if (entry.code == "ecc_errors_new") {
+      EXPECT_EQ(evidence(*f, "corrected_new"), "6");
+      EXPECT_EQ(f->severity, core::Severity::warn);
+    }
+    if (entry.code == "nvlink_errors_growing") {
+      EXPECT_EQ(evidence(*f, "link4_crc_flit_per_min"), "5.01");
+      EXPECT_EQ(f->severity, core::Severity::fail);  // replays grew by more than 1
+    }
+    if (entry.code == "pcie_replays") {
+      EXPECT_EQ(evidence(*f, "per_minute"), "12.00");
+      EXPECT_EQ(f->severity, core::Severity::warn);
+    }
+    if (entry.code == "compute_miscompare") {
+      EXPECT_EQ(evidence(*f, "first_seen"), "00:41:40");
+    }
+    if (entry.code == "straggler_gpu") {
+      EXPECT_EQ(evidence(*f, "median_tflops"), "632.0");
+    }
+  }
+}
+
+TEST(BurninJudge, StragglerBelowToleranceIsNotFlagged) {
+  auto r = healthy_burnin();
+  edit_samples(r, 5, 0, [](auto& s) { s.tflops = *s.tflops * 0.92; });
+  EXPECT_EQ(find_code(judge_burnin(r), "straggler_gpu"), nullptr);
+  BurninThresholds strict;
+  strict.straggler_tolerance = 0.05;
+  EXPECT_NE(find_code(judge_burnin(r, strict), "straggler_gpu"), nullptr);
+}
+
+TEST(BurninJudge, TwoGpusCompareWithEachOther) {
+  auto r = healthy_burnin(2);
+  edit_samples(r, 1, 0, [](auto& s) { s.tflops = *s.tflops * 0.7; });
+  const auto a = judge_burnin(r);
+  const core::Finding* f = find_code(a, "straggler_gpu");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->gpus, std::vector<int>{1});
+}
+
+TEST(BurninJudge, UnfinishedRunIsIncomplete) {
+  auto r = healthy_burnin();
+  r.run.status = core::BurninStatus::running;
+  std::erase_if(r.samples, [](const auto& s) { return s.t_s > 1800; });
+  const auto a = judge_burnin(r);
+  ASSERT_EQ(a.unverified.size(), 1u);
+  EXPECT_NE(a.unverified[0].find("00:30:00 of the planned 01:00:00"), std::string::npos);
+}
+
+TEST(BurninJudge, UnreadableTemperatureIsIncompleteNotCool) {
+  auto r = healthy_burnin();
+  edit_samples(r, 3, 0, [](auto& s) { s.gpu_temp_c = core::Absent{"NVML_ERROR_NOT_SUPPORTED"}; });
+  const auto a = judge_burnin(r);
+  EXPECT_TRUE(a.findings.empty());
+  ASSERT_EQ(a.unverified.size(), 1u);
+  EXPECT_NE(a.unverified[0].find("GPU 3: temperature could not be read (NVML_ERROR_NOT_SUPPORTED)"), std::string::npos);
+  EXPECT_FALSE(a.gpus[3].median_temp_c.known());
+}
+
+TEST(BurninJudge, GpuWithoutSamplesIsIncomplete) {
+  auto r = healthy_burnin(4);
+  std::erase_if(r.samples, [](const auto& s) { return s.gpu == 2; });
+  const auto a = judge_burnin(r);
+  ASSERT_EQ(a.unverified.size(), 1u);
+  EXPECT_EQ(a.unverified[0], "GPU 2: no telemetry was recorded");
+}
+
+TEST(BurninJudge, SoftwareThermalSlowdownIsAWarning) {
+  auto r = healthy_burnin();
+  edit_samples(r, 1, 600, [](auto& s) { s.clocks_event_reasons = core::clocks_event::sw_thermal_slowdown; });
+  const core::Finding* f = find_code(judge_burnin(r), "throttle_reasons");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, core::Severity::warn);
+}
+
+TEST(BurninJudge, SafetyStopFailsTheGpu) {
+  auto r = healthy_burnin();
+  r.events.push_back({6, 900, core::TelemetryEventKind::safety_stop, 0, "load stopped at 88 °C"});
+  const auto a = judge_burnin(r);
+  const core::Finding* f = find_code(a, "thermal_outlier");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, core::Severity::fail);
+  EXPECT_TRUE(a.gpus[6].stopped);
+}
+
+}  // namespace
+}  // namespace gpuvet::analysis::testing

@@ -1,0 +1,128 @@
+// The spec parser: a short spec is completed from the catalogue; every error names its line.
+#include <gtest/gtest.h>
+
+#include "catalog/gpu_catalog.hpp"
+#include "spec/spec.hpp"
+
+namespace gpuvet::spec {
+namespace {
+
+core::Result<Spec> parse(const std::string& text) { return parse_spec(text, "t.yaml", catalog::gpu_catalog()); }
+
+std::string error_of(const std::string& text) {
+  auto r = parse(text);
+  EXPECT_FALSE(r.ok()) << text;
+  return r.ok() ? std::string() : r.error().message;
+}
+
+TEST(SpecParser, ShortSpecTakesDefaultsFromTheCatalogue) {
+  auto r = parse("gpu:\n  model: h100-sxm5-80gb\n  count: 8\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const Spec& s = *r;
+  EXPECT_EQ(s.gpu_model->value, "h100-sxm5-80gb");
+  EXPECT_EQ(s.gpu_model->line, 2);
+  EXPECT_EQ(s.gpu_count->value, 8);
+  EXPECT_EQ(s.gpu_count->line, 3);
+  ASSERT_TRUE(s.memory_gib);
+  EXPECT_DOUBLE_EQ(s.memory_gib->value, 80);
+  EXPECT_EQ(s.memory_gib->line, 0);
+  EXPECT_EQ(s.memory_gib->origin, "catalogue h100-sxm5-80gb");
+  EXPECT_EQ(s.pcie_gen->value, 5);
+  EXPECT_EQ(s.pcie_width->value, 16);
+  ASSERT_TRUE(s.interconnect);
+  EXPECT_EQ(s.interconnect->value.cls, core::InterconnectClass::nvswitch_full_mesh);  // SXM x8
+  EXPECT_EQ(s.workload->value, Workload::train);
+  EXPECT_TRUE(s.healthy->value);
+  EXPECT_FALSE(s.numa);
+  EXPECT_FALSE(s.burnin);
+  EXPECT_TRUE(s.busbw.empty());
+}
+
+TEST(SpecParser, DefaultsFollowTheModel) {
+  auto four = parse("gpu: {model: h100-sxm5-80gb, count: 4}\n");
+  ASSERT_TRUE(four.ok());
+  EXPECT_EQ(four->interconnect->value.cls, core::InterconnectClass::nvlink_direct_full_mesh);
+  EXPECT_TRUE(four->interconnect->value.any_nvlink_mesh);
+  auto l40s = parse("gpu: {model: l40s-48gb, count: 8}\n");
+  ASSERT_TRUE(l40s.ok());
+  EXPECT_EQ(l40s->interconnect->value.cls, core::InterconnectClass::pcie_only);
+  EXPECT_EQ(l40s->workload->value, Workload::infer);
+  EXPECT_EQ(l40s->pcie_gen->value, 4);
+  auto geforce = parse("gpu: {model: rtx-4090-24gb, count: 8}\n");
+  ASSERT_TRUE(geforce.ok());
+  const auto& batch = geforce->same_batch->value;
+  EXPECT_EQ(std::count(batch.begin(), batch.end(), "board_part_number"), 0);  // GeForce reports none
+}
+
+TEST(SpecParser, WrittenValuesWinOverDefaults) {
+  auto r = parse("gpu: {model: h100-sxm5-80gb, count: 8, memory_gib: 94}\ninterconnect: pcie\nworkload: infer\n"
+                 "numa: {nodes: 2}\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_DOUBLE_EQ(r->memory_gib->value, 94);
+  EXPECT_EQ(r->interconnect->value.cls, core::InterconnectClass::pcie_only);
+  EXPECT_EQ(r->interconnect->line, 2);
+  EXPECT_EQ(r->workload->value, Workload::infer);
+  EXPECT_EQ(r->numa->value.gpus_per_node, 4);  // 8 GPUs over 2 nodes
+}
+
+TEST(SpecParser, FullSpecSections) {
+  auto r = parse(
+      "spec_version: 1\nname: x\ngpu: {model: a100-sxm4-80gb, count: 8}\nnics: {count: 8, min_rate_gbit_s: 200}\n"
+      "bandwidth: {h2d_gbps: auto, p2p_gbps: 180}\nvram: {}\ncollectives:\n  all_reduce: {2: auto, all: 200}\n"
+      "  scaling_efficiency: 0.8\nburnin: {duration: 1h30m, throttle_max_fraction: 0.02, xid_max: 1}\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->nics->value.count, 8);
+  EXPECT_FALSE(r->h2d_gbps->value.has_value());  // auto
+  EXPECT_DOUBLE_EQ(*r->p2p_gbps->value, 180);
+  EXPECT_DOUBLE_EQ(r->vram_min_fraction->value, 0.95);
+  ASSERT_EQ(r->busbw.size(), 2u);
+  EXPECT_EQ(r->busbw[0].op, "all_reduce");
+  EXPECT_EQ(r->busbw[0].gpus, 2);
+  EXPECT_EQ(r->busbw[1].gpus, 0);
+  EXPECT_DOUBLE_EQ(*r->busbw[1].gbps, 200);
+  EXPECT_EQ(r->busbw[1].line, 8);
+  EXPECT_DOUBLE_EQ(r->burnin->value.duration_s, 5400);
+  EXPECT_EQ(r->burnin->value.xid_max, 1);
+}
+
+TEST(SpecParser, ErrorsNameTheLine) {
+  EXPECT_EQ(error_of("gpu:\n  model: h100-sxm5-80gb\n  cuont: 8\n"),
+            "t.yaml: line 3: gpu.cuont: unknown key (expected one of: model, count, memory_gib, same_batch, healthy)");
+  EXPECT_EQ(error_of("gpu:\n  count: eight\n"), "t.yaml: line 2: gpu.count: expected a whole number from 1 to 1024, got 'eight'");
+  EXPECT_NE(error_of("name: x\ngpu:\n  model: h900\n").find("t.yaml: line 3: gpu.model: 'h900' is not a catalogue id"),
+            std::string::npos);
+  EXPECT_EQ(error_of("\n\ninterconnect: infiniband\n").substr(0, 33), "t.yaml: line 3: interconnect: exp");
+  EXPECT_EQ(error_of("workload: training\n"), "t.yaml: line 1: workload: expected train or infer, got 'training'");
+  EXPECT_EQ(error_of("pcie: {width: 12}\n"), "t.yaml: line 1: pcie.width: expected 1, 2, 4, 8, 16 or 32, got 12");
+  EXPECT_EQ(error_of("burnin:\n  duration: forever\n"),
+            "t.yaml: line 2: burnin.duration: expected a duration like 4h, 30m or 90s, got 'forever'");
+  EXPECT_EQ(error_of("gpus: 8\n").substr(0, 38), "t.yaml: line 1: gpus: unknown key (exp");
+  EXPECT_NE(error_of("collectives:\n  all_reduce: {1: auto}\n").find("line 2: collectives.all_reduce: expected a whole number from 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("collectives:\n  allreduce: {2: auto}\n").find("line 2: collectives.allreduce: unknown key"), std::string::npos);
+  EXPECT_EQ(error_of("bandwidth: {h2d_gbps: -3}\n"),
+            "t.yaml: line 1: bandwidth.h2d_gbps: expected a bandwidth in GB/s above 0, or auto (the envelope decides), got '-3'");
+  EXPECT_EQ(error_of("gpu:\n  same_batch: [vbios, colour]\n").substr(0, 60),
+            "t.yaml: line 2: gpu.same_batch: unknown attribute 'colour' (");
+  EXPECT_EQ(error_of("spec_version: 2\n"), "t.yaml: line 1: spec_version: this gpuvet reads version 1");
+  EXPECT_EQ(error_of(""), "t.yaml: line 1: the spec is empty (start from `gpuvet spec init --template NAME`)");
+  EXPECT_NE(error_of("gpu: [\n").find("t.yaml: line 2: not valid YAML"), std::string::npos);
+  EXPECT_EQ(error_of("- 1\n- 2\n"), "t.yaml: line 1: : expected a mapping of keys (key: value)");
+}
+
+TEST(SpecParser, Durations) {
+  EXPECT_EQ(parse_duration("4h"), 14400);
+  EXPECT_EQ(parse_duration("30m"), 1800);
+  EXPECT_EQ(parse_duration("1h30m"), 5400);
+  EXPECT_EQ(parse_duration("90"), 90);
+  EXPECT_EQ(parse_duration("2.5h"), 9000);
+  EXPECT_FALSE(parse_duration("h"));
+  EXPECT_FALSE(parse_duration("4 hours"));
+  EXPECT_FALSE(parse_duration(""));
+  EXPECT_EQ(format_duration(14400), "4h");
+  EXPECT_EQ(format_duration(1800), "30m");
+  EXPECT_EQ(format_duration(90), "90s");
+}
+
+}  // namespace
+}  // namespace gpuvet::spec
