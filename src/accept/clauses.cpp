@@ -122,7 +122,7 @@ std::vector<ClauseResult> collectives_clauses(const spec::Spec& s) {
   }
   if (s.scaling_efficiency) {
     out.push_back(clause("collectives.scaling", "Scaling efficiency",
-                         fmt::format("busbw on all GPUs >= {:g} % of busbw on 2", s.scaling_efficiency->value * 100),
+                         fmt::format("all_reduce busbw on all GPUs >= {:g} % of busbw on half as many", s.scaling_efficiency->value * 100),
                          *s.scaling_efficiency, "collectives"));
   }
   return out;

@@ -37,6 +37,19 @@ core::Result<bool> ensure_directory(const fs::path& dir) {
   return true;
 }
 
+core::Result<std::string> fresh_file(const fs::path& dir, const std::string& name) {
+  const fs::path target = dir / name;
+  std::error_code ec;
+  if (!fs::exists(target, ec)) return target.string();
+  for (int n = 1;; ++n) {
+    const fs::path kept = dir / fmt::format("{}.interrupted-{}", name, n);
+    if (fs::exists(kept, ec)) continue;
+    fs::rename(target, kept, ec);
+    if (ec) return fs_error("cannot keep the earlier file", target, ec);
+    return target.string();
+  }
+}
+
 core::Result<bool> write_file(const fs::path& dir, const std::string& name, std::string_view content) {
   const fs::path target = dir / name;
   const fs::path temp = dir / (name + ".tmp");

@@ -19,6 +19,10 @@ core::Result<bool> write_file(const std::filesystem::path& dir, const std::strin
 // dir/name, or nullopt-like absence: Result error (bad_input) when it exists but cannot be read.
 core::Result<std::string> read_file(const std::filesystem::path& dir, const std::string& name);
 
+// The path of dir/name for a file about to be created there: when one exists already (left by an
+// interrupted attempt) it is kept, renamed to name.interrupted-N with the first free N.
+core::Result<std::string> fresh_file(const std::filesystem::path& dir, const std::string& name);
+
 // SHA-256 of every regular file under dir (relative paths, '/'-separated), MANIFEST excluded.
 // Anything that is not a regular file or directory (a symlink, a device) is an error.
 core::Result<Digests> digest_directory(const std::filesystem::path& dir);

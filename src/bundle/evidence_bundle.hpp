@@ -15,6 +15,8 @@ namespace gpuvet::bundle {
 
 // The resumable state of a run (accept_json.hpp), kept in the bundle.
 inline constexpr const char* kStateFile = "state.json";
+// The burn-in's telemetry database (SQLite), written by the burn-in stage as samples arrive.
+inline constexpr const char* kTelemetryDatabase = "telemetry.db";
 
 struct Evidence {
   const accept::AcceptReport& report;

@@ -10,7 +10,14 @@
 
 #include "accept/accept_json.hpp"
 #include "accept/clauses.hpp"
+#include "accept/burnin_stage.hpp"
+#include "accept/collective_stage.hpp"
 #include "accept/copy_stages.hpp"
+#include "backends/cuda/nccl_backend.hpp"
+#include "backends/sim/collective_sim_backend.hpp"
+#include "cli/burnin_backends.hpp"
+#include "platform/environment.hpp"
+#include "probes/burnin_progress.hpp"
 #include "backends/cuda/cuda_backends.hpp"
 #include "backends/sim/copy_model.hpp"
 #include "cli/target_options.hpp"
@@ -68,11 +75,15 @@ core::Result<core::Machine> read_machine(const AcceptOptions& o) {
   return sim::simulate_machine(o.sim_profile, faults);
 }
 
-// The measuring stages available to this binary. The bandwidth, VRAM, collectives and burn-in
-// probes plug in here (live: CUDA backends; --sim: the simulator state); until they do, their
-// clauses report not run and the verdict stays incomplete.
-accept::StageProviders stage_providers(const AcceptOptions& o) {
-  accept::StageProviders providers;
+// Builds the measuring stages for this machine: live CUDA/NCCL/NVML backends, or the simulator
+// with --sim. A backend that cannot open leaves its stage's clauses not run, with its error as
+// the reason (so the verdict is incomplete, never pass).
+struct StageSetup {
+  const AcceptOptions& options;
+  probes::BurninObserver* progress;
+};
+
+std::unique_ptr<accept::Stage> copy_provider(const AcceptOptions& o, bool vram) {
   std::shared_ptr<api::CopyBackend> copies;
   std::string unavailable;
   if (!o.sim_profile.empty()) {
@@ -83,29 +94,90 @@ accept::StageProviders stage_providers(const AcceptOptions& o) {
     } else {
       unavailable = state.error().message;
     }
+  } else if (auto backend = cuda::make_copy_backend()) {
+    copies = std::move(backend).value();
   } else {
-    auto backend = cuda::make_copy_backend();
-    if (backend) {
-      copies = std::move(backend).value();
+    unavailable = backend.error().message;
+  }
+  if (vram) {
+    if (copies) return accept::make_vram_stage(copies);
+    return std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory", accept::vram_clauses, unavailable);
+  }
+  if (!copies) {
+    return std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
+                                                      accept::bandwidth_clauses, unavailable);
+  }
+  probes::BandwidthOptions options;
+  if (o.quick) {  // a first look that fits a Slurm prolog: fewer, smaller samples
+    options.samples = 3;
+    options.repeats = 8;
+    options.bytes = 256ull << 20;
+  }
+  return accept::make_bandwidth_stage(copies, options);
+}
+
+std::unique_ptr<accept::Stage> collectives_provider(const AcceptOptions& o) {
+  std::shared_ptr<api::CollectiveBackend> backend;
+  std::string unavailable;
+  if (!o.sim_profile.empty()) {
+    auto state = simulated_state(o.sim_profile, o.faults);
+    if (state) {
+      backend = sim::make_collective_backend(*state, state->profile.seed);
     } else {
-      unavailable = backend.error().message;
+      unavailable = state.error().message;
     }
-  }
-  if (copies) {
-    probes::BandwidthOptions options;
-    if (o.quick) {  // a first look that fits a Slurm prolog: fewer, smaller samples
-      options.samples = 3;
-      options.repeats = 8;
-      options.bytes = 256ull << 20;
-    }
-    providers.bandwidth = accept::make_bandwidth_stage(copies, options);
-    providers.vram = accept::make_vram_stage(copies);
   } else {
-    providers.bandwidth = std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
-                                                                     accept::bandwidth_clauses, unavailable);
-    providers.vram = std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory",
-                                                                accept::vram_clauses, unavailable);
+    auto nccl = cuda::make_nccl_backend(platform::env("GPUVET_NCCL_LIBRARY").value_or("libnccl.so.2"));
+    if (nccl) {
+      backend = std::move(nccl).value();
+    } else {
+      unavailable = nccl.error().message;
+    }
   }
+  if (!backend) {
+    return std::make_unique<accept::UnavailableStage>("collectives", "NCCL collectives and scaling", accept::collectives_clauses,
+                                                      unavailable);
+  }
+  return accept::make_collectives_stage(std::move(backend), {o.quick});
+}
+
+std::unique_ptr<accept::Stage> burnin_provider(const AcceptOptions& o, probes::BurninObserver* progress) {
+  auto backends = open_burnin_backends(o.sim_profile, o.faults, 1, "bf16");
+  if (!backends) {
+    return std::make_unique<accept::UnavailableStage>("burnin", "Burn-in under full load", accept::burnin_clauses,
+                                                      backends.error().message, true);
+  }
+  const bool simulated = !o.sim_profile.empty();
+  accept::BurninStageSetup setup;
+  setup.telemetry = std::move(backends.value().telemetry);
+  setup.stress = std::move(backends.value().stress);
+  setup.wall = std::make_unique<platform::SteadyClock>();
+  if (simulated) {
+    setup.clock = std::make_unique<platform::ManualClock>(setup.wall->unix_ms());
+  } else {
+    setup.clock = std::make_unique<platform::SteadyClock>();
+  }
+  setup.run.source = simulated ? "simulated: " + o.sim_profile : "live (NVML + CUDA)";
+  setup.run.simulated = simulated;
+  setup.run.hostname = simulated ? "simulated" : platform::hostname();
+  setup.run.faults = o.faults;
+  if (!simulated) setup.observer = progress;  // a simulated soak takes seconds: no progress lines
+  setup.cancel = InterruptGuard::flag();
+  const std::string out_dir = o.out_dir;
+  // The database lives in the bundle; an earlier, interrupted attempt's database is kept beside it.
+  setup.db_path = [out_dir]() -> core::Result<std::string> {
+    if (out_dir.empty()) return std::string(":memory:");
+    return bundle::fresh_file(out_dir, bundle::kTelemetryDatabase);
+  };
+  return accept::make_burnin_stage(std::move(setup));
+}
+
+accept::StageProviders stage_providers(const AcceptOptions& o, probes::BurninObserver* progress) {
+  accept::StageProviders providers;
+  providers.bandwidth = copy_provider(o, false);
+  providers.vram = copy_provider(o, true);
+  providers.collectives = collectives_provider(o);
+  providers.burnin = burnin_provider(o, progress);
   return providers;
 }
 
@@ -164,7 +236,13 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   const auto& catalog = catalog::gpu_catalog();
   const auto assessment = analysis::judge_machine(*machine, catalog, accept::expectations_of(*spec));
   const accept::StageContext ctx{*machine, *spec, catalog, assessment, o.quick};
-  const auto stages = accept::make_stages(stage_providers(o));
+  probes::ProgressOptions progress_options;
+  progress_options.terminal = false;  // the stage lines share stderr: plain lines only
+  progress_options.plain_every_s = 60;
+  probes::BurninProgress progress(streams.err, progress_options);
+  const auto stages = accept::make_stages(stage_providers(o, &progress));
+  std::optional<InterruptGuard> guard;
+  if (o.sim_profile.empty()) guard.emplace();
 
   const std::string key = run_key(*spec_text, o, *machine);
   std::vector<accept::StageRecord> resumed;

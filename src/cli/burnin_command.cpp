@@ -3,18 +3,14 @@
 // burn-in model in virtual time (a 4 h run takes seconds).
 #include <unistd.h>
 
-#include <atomic>
 #include <charconv>
-#include <csignal>
 #include <ctime>
 #include <ostream>
 
 #include <fmt/format.h>
 
 #include "analysis/burnin_judge.hpp"
-#include "backends/cuda/gemm_stress.hpp"
-#include "backends/nvml/nvml_telemetry.hpp"
-#include "backends/sim/burnin_sim_backends.hpp"
+#include "cli/burnin_backends.hpp"
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
 #include "platform/environment.hpp"
@@ -39,29 +35,6 @@ struct BurninOptions {
   double shutdown_margin_c = 2;
   double straggler_tolerance = 10;
   bool json = false;
-};
-
-std::atomic<bool> g_interrupted{false};
-extern "C" void on_interrupt(int) { g_interrupted.store(true); }
-
-// Installs the SIGINT/SIGTERM handler for the run and restores the previous ones.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted.store(false);
-    previous_int_ = std::signal(SIGINT, on_interrupt);
-    previous_term_ = std::signal(SIGTERM, on_interrupt);
-  }
-  ~InterruptGuard() {
-    std::signal(SIGINT, previous_int_);
-    std::signal(SIGTERM, previous_term_);
-  }
-  InterruptGuard(const InterruptGuard&) = delete;
-  InterruptGuard& operator=(const InterruptGuard&) = delete;
-
- private:
-  void (*previous_int_)(int) = SIG_DFL;
-  void (*previous_term_)(int) = SIG_DFL;
 };
 
 core::Result<std::vector<int>> parse_gpu_list(const std::string& text) {
@@ -97,39 +70,7 @@ std::string default_db_path() {
   return buf;
 }
 
-struct Backends {
-  std::unique_ptr<api::TelemetrySource> telemetry;
-  std::unique_ptr<api::StressBackend> stress;
-};
-
-core::Result<Backends> open_backends(const BurninOptions& options) {
-  Backends b;
-  if (!options.sim_profile.empty()) {
-    std::vector<sim::FaultSpec> faults;
-    for (const auto& text : options.faults) {
-      auto fault = sim::parse_fault(text);
-      if (!fault) return fault.error();
-      faults.push_back(std::move(fault).value());
-    }
-    auto simulated = sim::make_sim_burnin(options.sim_profile, faults, options.seed, options.dtype);
-    if (!simulated) return simulated.error();
-    b.telemetry = std::move(simulated.value().telemetry);
-    b.stress = std::move(simulated.value().stress);
-    return b;
-  }
-  auto telemetry = nvml::open_nvml_telemetry(probes::default_nvml_library());
-  if (!telemetry) return telemetry.error().with_context("cannot watch this machine's GPUs");
-  auto stress = cuda::make_gemm_stress_backend();
-  if (!stress) return stress.error().with_context("cannot load this machine's GPUs");
-  b.telemetry = std::move(telemetry).value();
-  b.stress = std::move(stress).value();
-  return b;
-}
-
 core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, Streams& streams) {
-  if (!options.faults.empty() && options.sim_profile.empty()) {
-    return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
-  }
   probes::BurninPlan plan;
   auto duration = parse_duration(options.duration, "--duration");
   if (!duration) return duration.error();
@@ -148,7 +89,7 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
     if (!gpus) return gpus.error();
     plan.gpus = std::move(gpus).value();
   }
-  auto backends = open_backends(options);
+  auto backends = open_burnin_backends(options.sim_profile, options.faults, options.seed, options.dtype);
   if (!backends) return backends.error();
   auto all_gpus = backends->telemetry->gpus();
   if (!all_gpus) return all_gpus.error();
@@ -189,7 +130,7 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   std::optional<InterruptGuard> guard;
   if (!simulated) guard.emplace();
   auto outcome = probes::run_burnin(plan, *backends->telemetry, *backends->stress, *store.value(), clock, &progress,
-                                    &g_interrupted);
+                                    InterruptGuard::flag());
   if (!outcome) return outcome.error().with_context("burn-in");
 
   // The report is rebuilt from what the database holds, exactly as `gpuvet report --db` does.

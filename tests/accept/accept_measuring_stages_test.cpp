@@ -1,0 +1,161 @@
+// The collectives and burn-in stages of accept on simulated machines: clean machines pass, a
+// planted straggler, slow link, growing NVLink errors, throttling or lost GPU fails the right
+// clause with the finding that names it, and what cannot be decided stays not run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "accept/burnin_stage.hpp"
+#include "accept/collective_stage.hpp"
+#include "accept_test_support.hpp"
+#include "backends/sim/burnin_sim_backends.hpp"
+#include "backends/sim/collective_sim_backend.hpp"
+#include "backends/sim/sim_state.hpp"
+
+namespace gpuvet::accept::testing {
+namespace {
+
+const std::string kCollectives =
+    "collectives:\n  all_reduce: {2: auto, 4: auto, all: auto}\n  all_gather: {all: auto}\n  scaling_efficiency: 0.8\n";
+
+std::vector<sim::FaultSpec> parsed(const std::vector<std::string>& texts) {
+  std::vector<sim::FaultSpec> out;
+  for (const auto& t : texts) out.push_back(sim::parse_fault(t).value());
+  return out;
+}
+
+StageProviders collectives(const std::string& profile, const std::vector<std::string>& faults, bool quick = false) {
+  auto state = sim::build_simulation(profile, parsed(faults));
+  EXPECT_TRUE(state.ok());
+  StageProviders p;
+  p.collectives = make_collectives_stage(sim::make_collective_backend(*state, 1), {quick});
+  return p;
+}
+
+StageProviders burnin(const std::string& profile, const std::vector<std::string>& faults,
+                      const std::atomic<bool>* cancel = nullptr) {
+  auto simulated = sim::make_sim_burnin(profile, parsed(faults), 1, "bf16");
+  EXPECT_TRUE(simulated.ok());
+  BurninStageSetup setup;
+  setup.telemetry = std::move(simulated.value().telemetry);
+  setup.stress = std::move(simulated.value().stress);
+  setup.clock = std::make_unique<platform::ManualClock>(0);
+  setup.wall = std::make_unique<platform::SteadyClock>();
+  setup.db_path = [] { return core::Result<std::string>(std::string(":memory:")); };
+  setup.run.source = "simulated: " + profile;
+  setup.run.simulated = true;
+  setup.cancel = cancel;
+  StageProviders p;
+  p.burnin = make_burnin_stage(std::move(setup));
+  return p;
+}
+
+std::string soak(const std::string& tolerances = "") {
+  return "burnin:\n  duration: 1h\n" + tolerances;
+}
+
+bool names(const ClauseResult& c, const std::string& code) {
+  return std::find(c.findings.begin(), c.findings.end(), code) != c.findings.end();
+}
+
+TEST(AcceptCollectives, CleanProfilesPassAtTheirEnvelope) {
+  for (const char* profile : {"hgx-h100-8x", "hgx-a100-8x", "h800-8x"}) {
+    auto out = run_on_sim(profile, {}, gates_only(profile) + kCollectives, collectives(profile, {}));
+    for (const auto& c : out.stages[6].clauses) EXPECT_EQ(c.status, ClauseStatus::pass) << profile << " " << c.id << ": " << c.reason;
+    const auto& all = out.clause("collectives.all_reduce.all");
+    ASSERT_TRUE(all.measured && all.target) << profile;
+    EXPECT_GE(*all.measured, 0.8 * *all.target) << profile;
+  }
+}
+
+TEST(AcceptCollectives, PlantedStragglerIsNamedInTheFailingClauses) {
+  auto out = run_on_sim("hgx-h100-8x", {"straggler:gpu=3,factor=0.7"}, gates_only("hgx-h100-8x") + kCollectives,
+                        collectives("hgx-h100-8x", {"straggler:gpu=3,factor=0.7"}));
+  EXPECT_EQ(out.verdict, core::Verdict::fail);
+  const auto& all = out.clause("collectives.all_reduce.all");
+  EXPECT_EQ(all.status, ClauseStatus::fail);
+  EXPECT_TRUE(names(all, "straggler_gpu")) << all.reason;
+  EXPECT_EQ(all.reason.rfind("GPU 3 ", 0), 0u) << "the GPU to blame comes first: " << all.reason;
+}
+
+TEST(AcceptCollectives, SlowLinkFailsThePairClauseAndNamesThePair) {
+  auto out = run_on_sim("hgx-h100-8x", {"slow-link:a=1,b=5,factor=0.5"}, gates_only("hgx-h100-8x") + kCollectives,
+                        collectives("hgx-h100-8x", {"slow-link:a=1,b=5,factor=0.5"}));
+  const auto& pairs = out.clause("collectives.all_reduce.2");
+  EXPECT_EQ(pairs.status, ClauseStatus::fail);
+  EXPECT_TRUE(names(pairs, "slow_link")) << pairs.reason;
+  EXPECT_NE(pairs.observed.find("GPUs 1,5"), std::string::npos) << pairs.observed;
+}
+
+TEST(AcceptCollectives, FourPlusFourTrapFailsScaling) {
+  const std::string spec = gates_only("hgx-a100-8x") + "collectives:\n  all_reduce: {all: 100}\n  scaling_efficiency: 0.8\n";
+  auto out = run_on_sim("nvlink-4plus4-8x", {}, spec, collectives("nvlink-4plus4-8x", {}));
+  EXPECT_EQ(out.clause("collectives.scaling").status, ClauseStatus::fail) << out.clause("collectives.scaling").observed;
+  EXPECT_EQ(out.clause("collectives.all_reduce.all").status, ClauseStatus::fail);
+  EXPECT_NE(out.clause("collectives.all_reduce.all").reason.find("below the floor of 100 GB/s"), std::string::npos);
+}
+
+TEST(AcceptCollectives, ClausesItCannotDecideStayNotRun) {
+  const std::string spec = gates_only("hgx-h100-8x") + "collectives:\n  all_reduce: {16: 100, 3: 100, all: auto}\n";
+  auto out = run_on_sim("hgx-h100-8x", {}, spec, collectives("hgx-h100-8x", {}));
+  EXPECT_EQ(out.clause("collectives.all_reduce.16").status, ClauseStatus::not_run);
+  EXPECT_NE(out.clause("collectives.all_reduce.16").reason.find("8 GPUs"), std::string::npos);
+  EXPECT_EQ(out.clause("collectives.all_reduce.3").status, ClauseStatus::not_run);
+  EXPECT_EQ(out.clause("collectives.all_reduce.all").status, ClauseStatus::pass);
+  EXPECT_EQ(out.verdict, core::Verdict::incomplete);
+}
+
+TEST(AcceptCollectives, QuickMeasuresDisjointSetsOnly) {
+  auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + kCollectives, collectives("hgx-h100-8x", {}, true));
+  EXPECT_NE(out.clause("collectives.all_reduce.2").observed.find("4 sets"), std::string::npos)
+      << out.clause("collectives.all_reduce.2").observed;
+  EXPECT_EQ(out.verdict, core::Verdict::pass);
+}
+
+TEST(AcceptBurnin, CleanSoakPasses) {
+  auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", {}));
+  const auto& c = out.clause("burnin");
+  EXPECT_EQ(c.status, ClauseStatus::pass) << c.reason;
+  ASSERT_TRUE(c.measured);
+  EXPECT_NEAR(*c.measured, 1.0, 0.01);
+  const auto& stage = out.stages.back();
+  ASSERT_EQ(stage.series.size(), 4u);
+  EXPECT_EQ(stage.series.front().names.size(), 8u);
+}
+
+TEST(AcceptBurnin, GrowingNvlinkErrorsFailUnlessTolerated) {
+  const std::vector<std::string> fault{"nvlink-crc:gpu=2,link=4,per_min=30"};
+  auto strict = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", fault));
+  EXPECT_EQ(strict.clause("burnin").status, ClauseStatus::fail);
+  EXPECT_TRUE(names(strict.clause("burnin"), "nvlink_errors_growing")) << strict.clause("burnin").reason;
+  auto tolerant = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak("  nvlink_errors_max: 100000\n"),
+                             burnin("hgx-h100-8x", fault));
+  EXPECT_EQ(tolerant.clause("burnin").status, ClauseStatus::pass) << tolerant.clause("burnin").reason;
+}
+
+TEST(AcceptBurnin, ThrottlingBeyondTheToleranceFails) {
+  const std::vector<std::string> fault{"thermal-throttle:gpu=6,at=10m"};
+  auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", fault));
+  EXPECT_EQ(out.clause("burnin").status, ClauseStatus::fail);
+  EXPECT_TRUE(names(out.clause("burnin"), "throttle_reasons")) << out.clause("burnin").reason;
+  EXPECT_NE(out.clause("burnin").reason.find("GPU 6"), std::string::npos);
+}
+
+TEST(AcceptBurnin, LostGpuFailsWhateverXidCountIsTolerated) {
+  const std::vector<std::string> fault{"gpu-lost:gpu=5,at=30m"};
+  auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak("  xid_max: 10\n"), burnin("hgx-h100-8x", fault));
+  EXPECT_EQ(out.clause("burnin").status, ClauseStatus::fail);
+  EXPECT_TRUE(names(out.clause("burnin"), "gpu_missing")) << out.clause("burnin").reason;
+}
+
+TEST(AcceptBurnin, InterruptedSoakIsNotRunAndWillBeRerun) {
+  std::atomic<bool> cancel{true};
+  auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", {}, &cancel));
+  EXPECT_EQ(out.clause("burnin").status, ClauseStatus::not_run);
+  EXPECT_EQ(out.stages.back().status, StageStatus::not_run) << "a resumed run must not keep it as done";
+  EXPECT_EQ(out.verdict, core::Verdict::incomplete);
+}
+
+}  // namespace
+}  // namespace gpuvet::accept::testing
