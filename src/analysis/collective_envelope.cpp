@@ -1,7 +1,11 @@
-// Efficiencies of NCCL collectives on NVSwitch machines, from published healthy-machine numbers.
+// Efficiencies of NCCL collectives on NVSwitch machines and over InfiniBand between nodes, from
+// published healthy-machine numbers.
 #include "analysis/collective_envelope.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
 
 #include "analysis/rule_support.hpp"
 
@@ -37,10 +41,42 @@ const Efficiency* efficiency_for(const std::string& architecture) {
   return nullptr;
 }
 
+// Ring all_reduce between nodes over InfiniBand moves ~92 % of the NICs' line rate: NDR 46-49 of
+// 50 GB/s per NIC (nccl-tests#290, #267, AddyLaddy), HDR ~24 of 25 (nccl-tests#160, sjeaugey), a
+// 4x HDR ring at 93-97 of 100 judged good (nccl-tests#252). The lower end, so a healthy fabric
+// passes; perf-anchors.md sections 1.5 and 2.3.
+constexpr double kIbRingEfficiency = 0.92;
+constexpr const char* kIbSource = "NDR 46-49 of 50 GB/s per NIC, HDR ~24 of 25 (nccl-tests#290, #267, #160, #252)";
+// RoCE: no published NCCL ring figure in perf-anchors.md; assumed equal to InfiniBand.
+constexpr const char* kRoceSource = "RoCE assumed to reach InfiniBand's ring efficiency (no published figure)";
+
+bool ring_op(std::string_view op) {
+  return op == "all_reduce" || op == "all_gather" || op == "reduce_scatter" || op == "broadcast";
+}
+
 }  // namespace
+
+std::string nvls_unsupported_reason(const core::GpuModel* model, core::InterconnectClass cls, int ranks) {
+  if (cls != core::InterconnectClass::nvswitch_full_mesh) {
+    return fmt::format("NVLS needs NVSwitch; this machine is {}", core::to_string(cls));
+  }
+  if (model == nullptr) return "GPU model unknown or mixed";
+  const Efficiency* eff = efficiency_for(model->architecture);
+  if (eff == nullptr || eff->nvls_all_reduce <= 0) {
+    return fmt::format("NVLS needs NVSwitch gen 3+ (Hopper, Blackwell); these GPUs are {}", model->architecture);
+  }
+  if (ranks <= 4) return fmt::format("NVLS engages only above 4 GPUs; this run has {}", ranks);
+  return "";
+}
 
 BusbwExpectation expected_busbw(std::string_view op, int ranks, int nodes, const core::GpuModel* model,
                                 const core::Reading<double>& per_gpu_nvlink_gbps, core::InterconnectClass cls) {
+  return expected_busbw(op, ranks, nodes, model, per_gpu_nvlink_gbps, cls, CollectiveAlgorithm::nccl_default);
+}
+
+BusbwExpectation expected_busbw(std::string_view op, int ranks, int nodes, const core::GpuModel* model,
+                                const core::Reading<double>& per_gpu_nvlink_gbps, core::InterconnectClass cls,
+                                CollectiveAlgorithm algorithm) {
   BusbwExpectation out;
   auto none = [&](std::string why) {
     out.busbw_gbps = core::Reading<double>::absent(why);
@@ -61,11 +97,96 @@ BusbwExpectation expected_busbw(std::string_view op, int ranks, int nodes, const
   const Efficiency* eff = efficiency_for(model->architecture);
   if (eff == nullptr) return none("no published collective numbers for " + model->architecture + " NVSwitch machines");
   if (ranks < 2) return none("a single rank moves no data between GPUs");
-  const bool nvls = op == "all_reduce" && eff->nvls_all_reduce > 0 && ranks > 4;
+  const bool nvls_possible = op == "all_reduce" && eff->nvls_all_reduce > 0 && ranks > 4;
+  if (algorithm == CollectiveAlgorithm::nvls && !nvls_possible) {
+    return none(op != "all_reduce" ? std::string("NVLS runs only all_reduce")
+                                   : nvls_unsupported_reason(model, cls, ranks));
+  }
+  const bool nvls = nvls_possible && algorithm != CollectiveAlgorithm::ring;
   const double e = nvls ? eff->nvls_all_reduce : eff->ring;
   out.busbw_gbps = *per_gpu_nvlink_gbps * e;
-  out.basis = fmt::format("{} GB/s NVLink per GPU x {:.2f} ({}{})", format_gbps(*per_gpu_nvlink_gbps), e,
-                          nvls ? "NVLS all_reduce; " : "", eff->source);
+  out.basis = fmt::format("{} GB/s NVLink per GPU x {:.2f} ({}{}{})", format_gbps(*per_gpu_nvlink_gbps), e,
+                          nvls ? "NVLS all_reduce; " : "",
+                          algorithm == CollectiveAlgorithm::ring && nvls_possible ? "NVLS off: ring; " : "", eff->source);
+  return out;
+}
+
+NodeNetwork network_of(const core::Machine& machine, std::string host) {
+  NodeNetwork n;
+  n.host = std::move(host);
+  if (!machine.nics) return n;
+  n.described = true;
+  std::map<std::string, int> layers;
+  for (const auto& nic : *machine.nics) {
+    ++n.nics;
+    if (!nic.state || *nic.state != "ACTIVE" || !nic.rate_gbit_s) continue;
+    ++n.active_nics;
+    n.active_gbit_s += *nic.rate_gbit_s;
+    n.fastest_gbit_s = std::max(n.fastest_gbit_s, *nic.rate_gbit_s);
+    ++layers[nic.link_layer ? *nic.link_layer : std::string()];
+  }
+  int best = 0;
+  for (const auto& [layer, count] : layers) {
+    if (count > best) {
+      best = count;
+      n.link_layer = layer;
+    }
+  }
+  return n;
+}
+
+const NodeNetwork* usual_network(const std::vector<NodeNetwork>& networks) {
+  std::map<double, int> counts;
+  for (const auto& n : networks) {
+    if (n.described) ++counts[n.active_gbit_s];
+  }
+  const NodeNetwork* best = nullptr;
+  int best_count = 0;
+  for (const auto& n : networks) {
+    if (!n.described) continue;
+    const int c = counts[n.active_gbit_s];
+    if (c > best_count || (c == best_count && best != nullptr && n.active_gbit_s > best->active_gbit_s)) {
+      best = &n;
+      best_count = c;
+    }
+  }
+  return best;
+}
+
+BusbwExpectation expected_cross_node_busbw(std::string_view op, int local_ranks, int nodes, const core::GpuModel* model,
+                                           const core::Reading<double>& per_gpu_nvlink_gbps, core::InterconnectClass cls,
+                                           const std::vector<NodeNetwork>& networks) {
+  BusbwExpectation out;
+  auto none = [&](std::string why) {
+    out.busbw_gbps = core::Reading<double>::absent(why);
+    out.basis = std::move(why);
+    return out;
+  };
+  if (nodes < 2) return expected_busbw(op, local_ranks, 1, model, per_gpu_nvlink_gbps, cls);
+  if (!ring_op(op)) {
+    return none(fmt::format("no published cross-node envelope for {} (alltoall cannot aggregate NICs, "
+                            "nccl-tests#267)", op));
+  }
+  const NodeNetwork* usual = usual_network(networks);
+  if (usual == nullptr) return none("the nodes' NICs are unknown (no RDMA ports in sysfs)");
+  if (usual->active_nics == 0) return none("most nodes have no ACTIVE RDMA port");
+  const BusbwExpectation node = expected_busbw(op, local_ranks, 1, model, per_gpu_nvlink_gbps, cls, CollectiveAlgorithm::ring);
+  if (!node.busbw_gbps) return none("the node's own envelope is unknown: " + node.basis);
+  const bool ib = usual->link_layer == "InfiniBand";
+  const double nic_gbps = usual->active_gbit_s / 8.0 * kIbRingEfficiency;  // Gb/s -> GB/s
+  const std::string network = fmt::format("{} NICs x {:g} Gb/s{} = {} GB/s x {:.2f} ({}) = {} GB/s",
+                                          usual->active_nics, usual->active_nics > 0 ? usual->active_gbit_s / usual->active_nics : 0.0,
+                                          usual->link_layer.empty() ? "" : " " + usual->link_layer,
+                                          format_gbps(usual->active_gbit_s / 8.0), kIbRingEfficiency,
+                                          ib ? kIbSource : kRoceSource, format_gbps(nic_gbps));
+  if (nic_gbps < *node.busbw_gbps) {
+    out.busbw_gbps = nic_gbps;
+    out.basis = fmt::format("between nodes, the NICs most nodes have: {}; below the node's own {} GB/s", network,
+                            format_gbps(*node.busbw_gbps));
+  } else {
+    out.busbw_gbps = *node.busbw_gbps;
+    out.basis = fmt::format("the node's own ring envelope, {}; the NICs ({}) carry more", node.basis, network);
+  }
   return out;
 }
 

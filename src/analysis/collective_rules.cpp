@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "analysis/collective_envelope.hpp"
+#include "analysis/collective_judge.hpp"
 #include "analysis/fabric_inference.hpp"
 #include "analysis/judge.hpp"
 #include "analysis/rule_support.hpp"
@@ -72,31 +73,85 @@ std::optional<core::Finding> judge_busbw(const std::string& what, const core::Co
   return f;
 }
 
+// Records the summary and its findings: collective_wrong_results, then busbw_below_expected (with
+// `extra` evidence) or collective_not_judged.
+void judge_one(const std::string& what, core::CollectiveSummary s, const BusbwExpectation& env, core::Assessment& assessment,
+               const std::vector<std::pair<std::string, std::string>>& extra = {}) {
+  if (s.wrong && *s.wrong > 0) {
+    auto f = make_finding("collective_wrong_results", core::Severity::fail, {},
+                          fmt::format("{}: {} wrong elements: the GPUs or links corrupt data", what, *s.wrong));
+    f.evidence = {{"#wrong", std::to_string(*s.wrong)}};
+    assessment.findings.push_back(std::move(f));
+  }
+  if (auto f = judge_busbw(what, s, env)) {
+    if (f->code == "busbw_below_expected") f->evidence.insert(f->evidence.end(), extra.begin(), extra.end());
+    assessment.findings.push_back(std::move(*f));
+  }
+  assessment.collectives.push_back(std::move(s));
+}
+
 }  // namespace
 
 void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
                        const core::Catalog& catalog, core::Assessment& assessment) {
-  for (const auto& run : runs) {
+  judge_collectives(runs, std::vector<CollectiveAlgorithm>{}, machine, catalog, assessment);
+}
+
+void judge_collectives(const std::vector<core::CollectiveRun>& runs, const std::vector<CollectiveAlgorithm>& algorithms,
+                       const core::Machine& machine, const core::Catalog& catalog, core::Assessment& assessment) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    const auto algorithm = i < algorithms.size() ? algorithms[i] : CollectiveAlgorithm::nccl_default;
     auto s = summarize(run);
     const Fabric fabric = fabric_for(run.device_names, run.ranks.value_or(0), run.nodes.value_or(1), machine, catalog,
                                      assessment.interconnect);
     const int ranks = run.ranks.value_or(0);
-    auto env = ranks > 0 ? expected_busbw(run.op, ranks, run.nodes.value_or(1), fabric.model, fabric.per_gpu_gbps, fabric.cls)
+    auto env = ranks > 0 ? expected_busbw(run.op, ranks, run.nodes.value_or(1), fabric.model, fabric.per_gpu_gbps,
+                                          fabric.cls, algorithm)
                          : BusbwExpectation{core::Reading<double>::absent("rank count not in the log"),
                                             "rank count not in the log"};
     s.expected_busbw_gbps = env.busbw_gbps;
     s.expected_basis = fabric.inferred + env.basis;
-    const std::string what = fmt::format("{} on {} ranks ({})", run.op, ranks > 0 ? std::to_string(ranks) : "?", run.source);
-
-    if (s.wrong && *s.wrong > 0) {
-      auto f = make_finding("collective_wrong_results", core::Severity::fail, {},
-                            fmt::format("{}: {} wrong elements: the GPUs or links corrupt data", what, *s.wrong));
-      f.evidence = {{"#wrong", std::to_string(*s.wrong)}};
-      assessment.findings.push_back(std::move(f));
-    }
-    if (auto f = judge_busbw(what, s, env)) assessment.findings.push_back(std::move(*f));
-    assessment.collectives.push_back(std::move(s));
+    const char* forced = algorithm == CollectiveAlgorithm::ring ? ", NVLS off"
+                         : algorithm == CollectiveAlgorithm::nvls ? ", NVLS on"
+                                                                   : "";
+    const std::string what = fmt::format("{} on {} ranks{} ({})", run.op, ranks > 0 ? std::to_string(ranks) : "?", forced,
+                                         run.source);
+    judge_one(what, std::move(s), env, assessment);
   }
 }
 
+std::string nvls_unsupported(const core::Machine& machine, int ranks, const core::Catalog& catalog,
+                             const core::InterconnectSummary& interconnect) {
+  const Fabric fabric = fabric_for({}, ranks, 1, machine, catalog, interconnect);
+  return nvls_unsupported_reason(fabric.model, fabric.cls, ranks);
+}
+
+void judge_cross_node_collectives(const std::vector<core::CollectiveRun>& runs, int local_ranks, const core::Machine& node,
+                                  const std::vector<NodeNetwork>& networks, const core::Catalog& catalog,
+                                  core::Assessment& assessment) {
+  const NodeNetwork* usual = usual_network(networks);
+  for (const auto& run : runs) {
+    auto s = summarize(run);
+    const int nodes = run.nodes.value_or(1);
+    const Fabric fabric = fabric_for({}, local_ranks, 1, node, catalog, assessment.interconnect);
+    const auto env = expected_cross_node_busbw(run.op, local_ranks, nodes, fabric.model, fabric.per_gpu_gbps, fabric.cls,
+                                               networks);
+    s.expected_busbw_gbps = env.busbw_gbps;
+    s.expected_basis = env.basis;
+    const std::string what = fmt::format("{} across {} nodes, {} ranks ({})", run.op, nodes,
+                                         run.ranks ? std::to_string(*run.ranks) : "?", run.source);
+    std::vector<std::pair<std::string, std::string>> weak;
+    if (usual != nullptr) {
+      for (const auto& n : networks) {
+        if (n.described && n.active_gbit_s < usual->active_gbit_s) {
+          weak.emplace_back(n.host, fmt::format("{} of {} NICs ACTIVE, {:g} Gb/s in all (most nodes: {} ACTIVE, {:g} Gb/s)",
+                                                n.active_nics, n.nics, n.active_gbit_s, usual->active_nics,
+                                                usual->active_gbit_s));
+        }
+      }
+    }
+    judge_one(what, std::move(s), env, assessment, weak);
+  }
+}
 }  // namespace gpuvet::analysis

@@ -141,7 +141,8 @@ const std::vector<FindingInfo>& finding_catalog() {
       {"scaling_below_expected", Severity::fail, "Collectives do not scale to all GPUs",
        "busbw on all GPUs is below 90 % of the best 4-GPU subset (pairs on 4-GPU machines): warn, fail "
        "below 75 %. When the topology explains it (all GPUs must cross a slower path such as the socket "
-       "link) it is information, unless less than half remains (fail).",
+       "link) it is information, unless less than half remains: then fail when the GPUs are of mixed "
+       "models (the 4+4 trap), warn on a machine of one model (bridged pairs that never promised a mesh).",
        "Check the topology (gpuvet inspect) and the straggler_gpu / slow_link findings; on PCIe machines "
        "expect the socket crossing to cost bandwidth."},
       {"collective_hung", Severity::fail, "Collective hung",

@@ -13,9 +13,24 @@ namespace {
 constexpr double kWarnEfficiency = 0.90;  // below 90 % of the best smaller set: warn
 constexpr double kFailEfficiency = 0.75;  // below 75 %: fail
 // When the topology explains the drop (the larger set has to cross a slower path, e.g. the
-// socket link on a PCIe server), the drop is information, unless the machine loses more than
-// half: then it does not scale, whatever the reason (the 4+4 "8-card NVLink" trap).
+// socket link on a PCIe server), the drop is information. Below half, a machine that mixes GPU
+// models (the 4+4 "8-card NVLink" trap: an SXM board plus PCIe cards) fails: no uniform offer
+// is built like that. A uniform PCIe server whose cards are bridged in pairs never promised a
+// full mesh, so there the loss is a warning; a spec's interconnect claim decides the rest.
 constexpr double kExplainedFloor = 0.50;
+
+// True when every GPU of `gpus` reports the same model name (unknown names count as different).
+bool uniform_models(const core::Machine& machine, const std::vector<int>& gpus) {
+  std::string first;
+  for (int g : gpus) {
+    const int pos = core::position_of_gpu(machine, g);
+    if (pos < 0 || !machine.gpus[static_cast<std::size_t>(pos)].name) return false;
+    const std::string& name = *machine.gpus[static_cast<std::size_t>(pos)].name;
+    if (first.empty()) first = name;
+    if (name != first) return false;
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -36,7 +51,11 @@ std::optional<core::Finding> judge_scaling(const ScalingObservation& obs, const 
   const bool explained = all_path && best_path && slower_path(*all_path, *best_path);
   core::Severity severity = core::Severity::warn;
   if (explained) {
-    severity = efficiency < kExplainedFloor ? core::Severity::fail : core::Severity::info;
+    if (efficiency >= kExplainedFloor) {
+      severity = core::Severity::info;
+    } else {
+      severity = uniform_models(machine, obs.all->gpus) ? core::Severity::warn : core::Severity::fail;
+    }
   } else if (efficiency < kFailEfficiency) {
     severity = core::Severity::fail;
   }

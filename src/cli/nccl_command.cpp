@@ -1,12 +1,14 @@
 // gpuvet nccl: NCCL collectives on this machine (NCCL loaded at run time) or a simulated one:
-// nccl-tests style size sweeps judged against the envelope, or --scaling: every pair, 4-GPU
-// subsets and all GPUs, with the GPU or link to blame.
+// nccl-tests style size sweeps judged against the envelope (--nvls both: all_reduce with NVLS
+// off and on), or --scaling: every pair, 4-GPU subsets and all GPUs, with the GPU or link to
+// blame. Under mpirun/srun each rank is a node, and the nodes then run the sweep together.
 #include <fmt/format.h>
 
 #include <charconv>
 #include <ostream>
 
 #include "analysis/collective_attribution.hpp"
+#include "analysis/collective_judge.hpp"
 #include "analysis/judge.hpp"
 #include "backends/cuda/nccl_backend.hpp"
 #include "backends/sim/collective_sim_backend.hpp"
@@ -14,6 +16,7 @@
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/nccl_render.hpp"
+#include "cli/target_options.hpp"
 #include "platform/environment.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/live_machine.hpp"
@@ -26,6 +29,7 @@ namespace {
 struct NcclOptions {
   std::string ops = "all_reduce";
   std::string sweep;
+  std::string nvls = "auto";  // auto (NCCL's choice), off, on, both
   bool scaling = false;
   std::string gpus;
   std::string sim_profile;
@@ -69,34 +73,6 @@ core::Result<std::vector<api::CollectiveOp>> parse_ops(const std::string& text) 
   return out;
 }
 
-// "0,2,5" or "0-3,6": machine GPU indices.
-core::Result<std::vector<int>> parse_gpu_list(const std::string& text, const core::Machine& machine) {
-  std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const auto dash = item.find('-');
-    int lo = 0;
-    int hi = 0;
-    const auto a = std::from_chars(item.data(), item.data() + (dash == std::string::npos ? item.size() : dash), lo);
-    bool ok = a.ec == std::errc() && a.ptr == item.data() + (dash == std::string::npos ? item.size() : dash);
-    hi = lo;
-    if (ok && dash != std::string::npos) {
-      const auto b = std::from_chars(item.data() + dash + 1, item.data() + item.size(), hi);
-      ok = b.ec == std::errc() && b.ptr == item.data() + item.size() && hi >= lo;
-    }
-    if (!ok) return core::usage_error(fmt::format("--gpus: '{}' is not a GPU index or range (e.g. 0,2,4-7)", item));
-    for (int g = lo; g <= hi; ++g) {
-      if (core::position_of_gpu(machine, g) < 0) return core::usage_error(fmt::format("--gpus: this machine has no GPU {}", g));
-      if (std::find(out.begin(), out.end(), g) != out.end()) return core::usage_error(fmt::format("--gpus: GPU {} given twice", g));
-      out.push_back(g);
-    }
-    start = comma + 1;
-  }
-  return out;
-}
-
 struct Target {
   core::Machine machine;
   std::unique_ptr<api::CollectiveBackend> backend;
@@ -104,20 +80,13 @@ struct Target {
 
 core::Result<Target> open_target(const NcclOptions& options) {
   Target t;
-  if (!options.sim_profile.empty()) {
-    std::vector<sim::FaultSpec> faults;
-    for (const auto& text : options.faults) {
-      auto fault = sim::parse_fault(text);
-      if (!fault) return fault.error();
-      faults.push_back(std::move(fault).value());
-    }
-    auto state = sim::build_simulation(options.sim_profile, faults);
+  if (!options.sim_profile.empty() || !options.faults.empty()) {
+    auto state = simulated_state(options.sim_profile, options.faults);
     if (!state) return state.error();
     t.machine = sim::render_machine(*state);
     t.backend = sim::make_collective_backend(*state, options.seed);
     return t;
   }
-  if (!options.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
   const std::string library = platform::env("GPUVET_NCCL_LIBRARY").value_or("libnccl.so.2");
   auto backend = cuda::make_nccl_backend(library);
   if (!backend) {
@@ -154,9 +123,7 @@ core::Result<OrdinalMap> map_ordinals(const core::Machine& machine, api::Collect
   return map;
 }
 
-// Measures and judges this node (or the simulated one). `rank` >= 0 under mpirun: a simulated
-// node then gets its own noise seed and a hostname that names the rank.
-core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
+core::Result<probes::CollectiveProbeOptions> probe_options(const NcclOptions& options) {
   auto ops = parse_ops(options.ops);
   if (!ops) return ops.error();
   probes::CollectiveProbeOptions probe;
@@ -176,6 +143,51 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
     probe.min_bytes = *lo;
     probe.max_bytes = *hi;
   }
+  return probe;
+}
+
+// The sweeps of a node: one per op, all_reduce twice (NVLS off, then on) with --nvls both where
+// NVLS can run; where it cannot, all_reduce runs once with NCCL's choice and a note says why.
+std::optional<core::Error> sweep_node(const NcclOptions& options, const probes::CollectiveProbeOptions& probe,
+                              api::CollectiveBackend& backend, const std::vector<int>& ordinals,
+                              const std::string& nvls_unsupported, NcclResults& results) {
+  for (const auto op : probe.ops) {
+    std::vector<std::optional<bool>> settings{std::nullopt};
+    if (op == api::CollectiveOp::all_reduce && options.nvls != "auto") {
+      if (!nvls_unsupported.empty()) {
+        results.notes.push_back(fmt::format("--nvls {}: not run: {}; all_reduce ran with NCCL's default", options.nvls,
+                                            nvls_unsupported));
+      } else if (options.nvls == "both") {
+        settings = {false, true};
+      } else {
+        settings = {options.nvls == "on"};
+      }
+    }
+    for (const auto& nvls : settings) {
+      auto one = probe;
+      one.ops = {op};
+      one.nvls = nvls;
+      auto runs = probes::sweep_collectives(backend, ordinals, one);
+      if (!runs) return runs.error();
+      const bool hung = std::any_of(runs->begin(), runs->end(), [](const auto& m) { return m.hang.has_value(); });
+      for (auto& m : *runs) results.sweeps.push_back(std::move(m));
+      if (hung) return std::nullopt;  // the GPUs may still be busy with the aborted collective
+    }
+  }
+  return std::nullopt;
+}
+
+// Measures and judges this node (or the simulated one). `rank` >= 0 under mpirun: a simulated
+// node then gets its own noise seed and a hostname that names the rank.
+core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
+  auto probe_result = probe_options(options);
+  if (!probe_result) return probe_result.error();
+  const probes::CollectiveProbeOptions& probe = *probe_result;
+  const auto& ops = probe.ops;
+  if (options.nvls != "auto" && options.nvls != "off" && options.nvls != "on" && options.nvls != "both") {
+    return core::usage_error(fmt::format("--nvls '{}': expected auto, off, on or both", options.nvls));
+  }
+  if (options.nvls != "auto" && options.scaling) return core::usage_error("--nvls applies to sweeps, not to --scaling");
   NcclOptions node_options = options;
   if (rank > 0) node_options.seed += static_cast<std::uint64_t>(rank);
   if (!options.node_faults.empty() && (rank < 0 || options.sim_profile.empty())) {
@@ -196,35 +208,31 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
     target.value().machine.hostname = fmt::format("{}-node{}", *target->machine.hostname, rank);
   }
   const core::Machine& machine = target.value().machine;
-  std::vector<int> gpus;
-  for (const auto& g : machine.gpus) gpus.push_back(g.index);
-  if (!options.gpus.empty()) {
-    auto chosen = parse_gpu_list(options.gpus, machine);
-    if (!chosen) return chosen.error();
-    gpus = std::move(chosen).value();
-  }
+  auto chosen = select_gpus(options.gpus, machine);
+  if (!chosen) return chosen.error();
+  const std::vector<int> gpus = std::move(chosen).value();
   if (gpus.empty()) return core::environment_error("no GPUs to run collectives on");
   auto map = map_ordinals(machine, *target->backend, gpus);
   if (!map) return map.error();
 
+  const auto& catalog = catalog::gpu_catalog();
+  auto assessment = analysis::judge_machine(machine, catalog, {});
   NcclResults results;
   results.backend = target->backend->describe();
   results.simulated = target->backend->simulated();
   if (options.scaling) {
     if (gpus.size() < 2) return core::usage_error("--scaling needs at least 2 GPUs");
-    for (const auto op : *ops) {
+    for (const auto op : ops) {
       auto scaling = probes::measure_scaling(*target->backend, map->ordinals(gpus), op, probe);
       if (!scaling) return scaling.error();
       results.scaling.push_back(std::move(scaling).value());
     }
   } else {
-    auto runs = probes::sweep_collectives(*target->backend, map->ordinals(gpus), probe);
-    if (!runs) return runs.error();
-    results.sweeps = std::move(runs).value();
+    const std::string unsupported =
+        analysis::nvls_unsupported(machine, static_cast<int>(gpus.size()), catalog, assessment.interconnect);
+    if (auto e = sweep_node(options, probe, *target->backend, map->ordinals(gpus), unsupported, results)) return *e;
   }
-  const auto& catalog = catalog::gpu_catalog();
-  auto assessment = analysis::judge_machine(machine, catalog, {});
-  analysis::judge_collectives(judged_runs(results, *map), machine, catalog, assessment);
+  analysis::judge_collectives(judged_runs(results, *map), judged_algorithms(results), machine, catalog, assessment);
   for (auto& f : analysis::judge_hangs(hang_observations(results, *map, options.timeout_s))) {
     assessment.findings.push_back(std::move(f));
   }
@@ -234,8 +242,19 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
     }
   }
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
-  return NodeOutcome{std::move(target).value().machine, std::move(assessment), verdict, std::move(results),
-                     std::move(map).value()};
+  auto ordinals = map->ordinals(gpus);
+  return NodeOutcome{std::move(target.value().machine), std::move(assessment), verdict, std::move(results),
+                     std::move(map).value(), std::move(target.value().backend), std::move(ordinals)};
+}
+
+// The sweep across nodes: the same ops and sizes as each node's own (NVLS left to NCCL: between
+// nodes the real backend asks NCCL for rings, which measure the NICs).
+core::Result<std::vector<probes::CollectiveMeasurement>> sweep_across(const NcclOptions& options, NodeOutcome& node,
+                                                                      api::ProcessGroup& group) {
+  auto probe = probe_options(options);
+  if (!probe) return probe.error();
+  if (!node.backend) return core::internal_error("the node's collective backend is gone");
+  return probes::sweep_collectives_across(*node.backend, node.ordinals, group, *probe);
 }
 
 // Ranks the process manager started (mpirun, srun); 1 when gpuvet runs on its own.
@@ -250,7 +269,9 @@ int launched_ranks() {
 
 core::Result<core::ExitCode> run_nccl(const NcclOptions& options, Streams& streams) {
   if (launched_ranks() > 1) {
-    return run_nccl_cluster([&options](int rank) { return measure_node(options, rank); }, options.json, streams);
+    return run_nccl_cluster([&options](int rank) { return measure_node(options, rank); },
+                            [&options](NodeOutcome& node, api::ProcessGroup& group) { return sweep_across(options, node, group); },
+                            options.json, streams);
   }
   auto node = measure_node(options, -1);
   if (!node) return node.error();
@@ -277,6 +298,10 @@ void add_nccl_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--sweep", options->sweep, "Message sizes MIN:MAX, doubling (K/M/G = 1024^n); default 32M:8G, "
                                              "capped by GPU memory; --scaling runs MAX only (default 1G)");
+  cmd->add_option("--nvls", options->nvls,
+                  "all_reduce with NVLink SHARP: auto (NCCL's choice), off, on, or both (NVLS off then on, each judged "
+                  "against its own envelope; where the GPUs support it: NVSwitch, Hopper or later, more than 4 GPUs)")
+      ->capture_default_str();
   cmd->add_flag("--scaling", options->scaling,
                 "Run every GPU pair, the 4-GPU subsets and all GPUs, and name the GPU or link common to slow ones");
   cmd->add_option("--gpus", options->gpus, "GPU indices as nvidia-smi numbers them, e.g. 0-3 or 0,2,4 (default all)");

@@ -49,9 +49,18 @@ core::Reading<double> busbw_of(const probes::CollectiveMeasurement& m) {
   return m.run.rows.back().out_of_place.busbw_gbps;
 }
 
+std::string nvls_label(const std::optional<bool>& nvls) {
+  if (!nvls) return "";
+  return *nvls ? ", NVLS on (NCCL_NVLS_ENABLE=1)" : ", NVLS off (NCCL_NVLS_ENABLE=0)";
+}
+
 std::string sweep_table(const probes::CollectiveMeasurement& m, const std::vector<int>& indices) {
-  std::string out = fmt::format("# {} on GPUs {} ({} ranks), float, {}\n", m.run.op, compact(indices), indices.size(),
-                                m.run.rows.empty() || !m.run.rows.front().redop ? "no reduction" : "sum");
+  const char* reduction = m.run.rows.empty() || !m.run.rows.front().redop ? "no reduction" : "sum";
+  std::string out =
+      m.nodes > 1 ? fmt::format("# {} across {} nodes, GPUs {} of each ({} ranks), float, {}\n", m.run.op, m.nodes,
+                                compact(indices), m.run.ranks.value_or(0), reduction)
+                  : fmt::format("# {} on GPUs {} ({} ranks){}, float, {}\n", m.run.op, compact(indices), indices.size(),
+                                nvls_label(m.nvls), reduction);
   out += fmt::format("#{:>61}{:>38}\n", "out-of-place", "in-place");
   out += fmt::format("#{:>11}  {:>12}  {:>6}  {:>5}  {:>4}  {:>9}  {:>7}  {:>7}  {:>6}  {:>9}  {:>7}  {:>7}  {:>6}\n", "size",
                      "count", "type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong");
@@ -89,13 +98,29 @@ std::vector<core::CollectiveRun> judged_runs(const NcclResults& results, const O
   std::vector<core::CollectiveRun> out;
   auto add = [&](const probes::CollectiveMeasurement& m) {
     core::CollectiveRun run = m.run;
-    run.source = fmt::format("gpuvet nccl, GPUs {}{}", compact(map.indices(m.gpus)), results.simulated ? ", simulated" : "");
+    run.source = m.nodes > 1 ? fmt::format("gpuvet nccl across {} nodes, GPUs {} of each{}", m.nodes,
+                                           compact(map.indices(m.gpus)), results.simulated ? ", simulated" : "")
+                             : fmt::format("gpuvet nccl, GPUs {}{}{}", compact(map.indices(m.gpus)), nvls_label(m.nvls),
+                                           results.simulated ? ", simulated" : "");
     run.printed_avg_busbw_gbps = core::average_busbw_gbps(run);  // the "# Avg bus bandwidth" line gpuvet prints
     out.push_back(std::move(run));
   };
   for (const auto& m : results.sweeps) add(m);
   for (const auto& s : results.scaling) {
     if (s.all) add(*s.all);
+  }
+  return out;
+}
+
+std::vector<analysis::CollectiveAlgorithm> judged_algorithms(const NcclResults& results) {
+  std::vector<analysis::CollectiveAlgorithm> out;
+  for (const auto& m : results.sweeps) {
+    out.push_back(!m.nvls   ? analysis::CollectiveAlgorithm::nccl_default
+                  : *m.nvls ? analysis::CollectiveAlgorithm::nvls
+                            : analysis::CollectiveAlgorithm::ring);
+  }
+  for (const auto& s : results.scaling) {
+    if (s.all) out.push_back(analysis::CollectiveAlgorithm::nccl_default);
   }
   return out;
 }
@@ -131,6 +156,7 @@ std::string render_nccl_tables(const NcclResults& results, const OrdinalMap& map
   std::string out = fmt::format("# gpuvet nccl: {}\n", results.backend);
   if (results.simulated) out += "# SIMULATED: every time and bandwidth below comes from a model, not a measurement\n";
   out += "# busbw as nccl-tests defines it (doc/PERFORMANCE.md); GB/s = 1e9 B/s; time = median of the iterations\n#\n";
+  for (const auto& note : results.notes) out += "# note: " + note + "\n#\n";
   for (const auto& m : results.sweeps) out += sweep_table(m, map.indices(m.gpus)) + "#\n";
   for (const auto& s : results.scaling) {
     out += fmt::format("# scaling: {} at {} B, out-of-place busbw (GB/s)\n", api::to_string(s.op), s.bytes);
@@ -144,6 +170,12 @@ std::string render_nccl_tables(const NcclResults& results, const OrdinalMap& map
     if (s.all) line(*s.all);
     out += "#\n";
   }
+  return out;
+}
+
+std::string render_cross_node_tables(const std::vector<probes::CollectiveMeasurement>& sweeps, const OrdinalMap& map) {
+  std::string out;
+  for (const auto& m : sweeps) out += sweep_table(m, map.indices(m.gpus)) + "#\n";
   return out;
 }
 

@@ -7,6 +7,7 @@
 
 #include "backends/sim/sim_state.hpp"
 #include "core/error.hpp"
+#include "core/machine.hpp"
 
 namespace gpuvet::cli {
 
@@ -15,5 +16,9 @@ core::Result<sim::SimState> simulated_state(const std::string& profile, const st
 
 // "0,1,4" -> {0, 1, 4}; "" -> {} (every GPU).
 core::Result<std::vector<int>> parse_gpu_list(const std::string& text);
+
+// "0,2,5" or "0-3,6": GPU indices (nvidia-smi numbering) of `machine`, in the order given, each
+// checked to exist and to appear once; "" -> every GPU of the machine.
+core::Result<std::vector<int>> select_gpus(const std::string& text, const core::Machine& machine);
 
 }  // namespace gpuvet::cli

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <charconv>
+#include <functional>
 #include <set>
+#include <sstream>
 #include <utility>
 
 namespace gpuvet::probes {
@@ -14,6 +17,8 @@ namespace {
 
 constexpr std::uint64_t kFloatBytes = 4;
 constexpr std::size_t kMaxAllSubsets = 70;  // C(8,4): every subset of an 8-GPU node
+
+using Runner = std::function<core::Result<api::CollectiveSample>(const api::CollectiveRequest&)>;
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -66,33 +71,40 @@ core::CollectiveRow empty_row(api::CollectiveOp op, int ranks, std::uint64_t byt
   return row;
 }
 
+std::string nvls_text(const std::optional<bool>& nvls) {
+  if (!nvls) return "";
+  return *nvls ? ", NCCL_NVLS_ENABLE=1" : ", NCCL_NVLS_ENABLE=0";
+}
+
 core::CollectiveRun new_run(api::CollectiveBackend& backend, api::CollectiveOp op, const std::vector<int>& gpus,
-                            const std::vector<api::DeviceInfo>& devices) {
+                            const std::vector<api::DeviceInfo>& devices, const std::optional<bool>& nvls = std::nullopt,
+                            int ranks = 0, int nodes = 1) {
   core::CollectiveRun run;
   run.op = std::string(to_string(op));
-  run.ranks = static_cast<int>(gpus.size());
-  run.nodes = 1;
+  run.ranks = ranks > 0 ? ranks : static_cast<int>(gpus.size());
+  run.nodes = nodes;
   run.nccl_version = core::Reading<std::string>::absent(backend.simulated() ? "simulated" : "see source");
   for (int g : gpus) {
     const auto it = std::find_if(devices.begin(), devices.end(), [&](const auto& d) { return d.ordinal == g; });
     if (it != devices.end()) run.device_names.push_back(it->name);
   }
-  run.source = fmt::format("gpuvet nccl on GPUs {} ({})", gpu_list(gpus), backend.describe());
+  run.source = nodes > 1 ? fmt::format("gpuvet nccl across {} nodes, GPUs {} of each ({}{})", nodes, gpu_list(gpus),
+                                       backend.describe(), nvls_text(nvls))
+                         : fmt::format("gpuvet nccl on GPUs {} ({}{})", gpu_list(gpus), backend.describe(), nvls_text(nvls));
   return run;
 }
 
 // One size, out-of-place (and in-place when asked). Returns false when the size hung.
-core::Result<bool> measure_size(api::CollectiveBackend& backend, CollectiveMeasurement& m, std::uint64_t bytes,
+core::Result<bool> measure_size(const Runner& runner, int ranks, CollectiveMeasurement& m, std::uint64_t bytes,
                                 const CollectiveProbeOptions& options, bool in_place) {
-  const int ranks = static_cast<int>(m.gpus.size());
   core::CollectiveRow row = empty_row(m.op, ranks, bytes);
   row.in_place = not_measured(in_place ? "not run" : "no in-place form, or not asked for");
   api::CollectiveRequest request{m.op, m.gpus, bytes, false, options.warmup, options.iterations, options.check,
-                                 options.timeout};
+                                 options.timeout, options.nvls};
   for (const bool place : {false, true}) {
     if (place && !in_place) break;
     request.in_place = place;
-    auto sample = backend.run(request);
+    auto sample = runner(request);
     if (!sample) {
       return sample.error().with_context(fmt::format("{} on GPUs {} at {} B", to_string(m.op), gpu_list(m.gpus), bytes));
     }
@@ -112,6 +124,70 @@ core::Result<bool> measure_size(api::CollectiveBackend& backend, CollectiveMeasu
   }
   m.run.rows.push_back(std::move(row));
   return true;
+}
+
+core::Result<bool> measure_size(api::CollectiveBackend& backend, CollectiveMeasurement& m, std::uint64_t bytes,
+                                const CollectiveProbeOptions& options, bool in_place) {
+  const Runner local = [&backend](const api::CollectiveRequest& r) { return backend.run(r); };
+  return measure_size(local, static_cast<int>(m.gpus.size()), m, bytes, options, in_place);
+}
+
+// --- Across processes: every process's sample, combined ---------------------------------------
+// A sample as text: "ok <wrong|-> <us> <us> ...", "hang <detail>" or "error <message>".
+std::string sample_text(const core::Result<api::CollectiveSample>& sample) {
+  if (!sample) return "error " + sample.error().message;
+  if (sample->hang) return "hang " + sample->hang->detail;
+  std::string out = "ok " + (sample->wrong ? std::to_string(*sample->wrong) : std::string("-"));
+  for (double us : sample->iteration_us) out += fmt::format(" {:.17g}", us);
+  return out;
+}
+
+// The slowest process's time per iteration, #wrong summed; a hang anywhere is a hang (with this
+// process's pending GPUs); an error anywhere an error naming the process.
+core::Result<api::CollectiveSample> combine(const std::vector<std::string>& texts,
+                                            const core::Result<api::CollectiveSample>& mine) {
+  api::CollectiveSample out;
+  std::string hangs;
+  std::optional<std::int64_t> wrong = std::int64_t{0};
+  for (std::size_t p = 0; p < texts.size(); ++p) {
+    std::istringstream in(texts[p]);
+    std::string kind;
+    in >> kind;
+    std::string rest;
+    std::getline(in, rest);
+    if (!rest.empty() && rest.front() == ' ') rest.erase(0, 1);
+    if (kind == "error") return core::environment_error(fmt::format("node {}: {}", p, rest));
+    if (kind == "hang") {
+      hangs += fmt::format("{}node {}: {}", hangs.empty() ? "" : "; ", p, rest);
+      continue;
+    }
+    std::istringstream fields(rest);
+    std::string w;
+    fields >> w;
+    if (w == "-") {
+      wrong.reset();
+    } else if (wrong) {
+      *wrong += std::stoll(w);
+    }
+    std::size_t i = 0;
+    for (double us = 0; fields >> us; ++i) {
+      if (i < out.iteration_us.size()) {
+        out.iteration_us[i] = std::max(out.iteration_us[i], us);
+      } else {
+        out.iteration_us.push_back(us);
+      }
+    }
+  }
+  if (!hangs.empty()) {
+    api::CollectiveHang hang;
+    if (mine && mine->hang) hang.pending_gpus = mine->hang->pending_gpus;
+    hang.detail = hangs;
+    out.iteration_us.clear();
+    out.hang = std::move(hang);
+    return out;
+  }
+  out.wrong = wrong;
+  return out;
 }
 
 // Largest size whose buffers fit: out-of-place needs input and output on every GPU.
@@ -158,7 +234,7 @@ core::Result<std::vector<CollectiveMeasurement>> sweep_collectives(api::Collecti
   if (!max) return max.error();
   std::vector<CollectiveMeasurement> out;
   for (const auto op : options.ops) {
-    CollectiveMeasurement m{op, gpus, new_run(backend, op, gpus, *devices), std::nullopt};
+    CollectiveMeasurement m{op, gpus, new_run(backend, op, gpus, *devices, options.nvls), std::nullopt, options.nvls};
     if (*max < options.max_bytes) {
       m.run.notes.push_back(fmt::format("sweep capped at {} B: input and output buffers must fit in GPU memory", *max));
     }
@@ -175,6 +251,59 @@ core::Result<std::vector<CollectiveMeasurement>> sweep_collectives(api::Collecti
     const bool hung = m.hang.has_value();
     out.push_back(std::move(m));
     // After a hang the GPUs may still be busy with the aborted collective: measure nothing more.
+    if (hung) break;
+  }
+  return out;
+}
+
+core::Result<std::vector<CollectiveMeasurement>> sweep_collectives_across(api::CollectiveBackend& backend,
+                                                                          const std::vector<int>& gpus,
+                                                                          api::ProcessGroup& group,
+                                                                          const CollectiveProbeOptions& options) {
+  auto devices = backend.devices();
+  auto mine = devices ? capped_max(backend, options.max_bytes) : core::Result<std::uint64_t>(devices.error());
+  // Every process must run the same sizes: the smallest node's cap, and the rank count in all.
+  // A process that cannot take part says so here, so the others do not wait in a collective.
+  auto shared = group.all_gather(mine ? fmt::format("{} {}", *mine, gpus.size()) : "error " + mine.error().message);
+  if (!shared) return shared.error();
+  if (!mine) return mine.error();
+  std::uint64_t max = *mine;
+  int ranks = 0;
+  for (std::size_t p = 0; p < shared->size(); ++p) {
+    const std::string& text = (*shared)[p];
+    if (text.rfind("error ", 0) == 0) return core::environment_error(fmt::format("node {}: {}", p, text.substr(6)));
+    std::istringstream in(text);
+    std::uint64_t cap = 0;
+    int local = 0;
+    if (!(in >> cap >> local)) return core::internal_error("a node sent a malformed size cap: " + text);
+    max = std::min(max, cap);
+    ranks += local;
+  }
+  const int nodes = group.size();
+  const Runner across = [&backend, &group](const api::CollectiveRequest& r) -> core::Result<api::CollectiveSample> {
+    auto sample = backend.run_across(r, group);
+    auto texts = group.all_gather(sample_text(sample));
+    if (!texts) return texts.error();
+    return combine(*texts, sample);
+  };
+  std::vector<CollectiveMeasurement> out;
+  for (const auto op : options.ops) {
+    CollectiveMeasurement m{op, gpus, new_run(backend, op, gpus, *devices, options.nvls, ranks, nodes), std::nullopt,
+                            options.nvls, nodes};
+    if (max < options.max_bytes) {
+      m.run.notes.push_back(fmt::format("sweep capped at {} B: input and output buffers must fit in every node's GPU memory", max));
+    }
+    std::set<std::uint64_t> done;
+    for (const auto size : sweep_sizes(std::min(options.min_bytes, max), max)) {
+      const auto bytes = round_size(op, ranks, size);
+      if (bytes == 0 || !done.insert(bytes).second) continue;
+      const bool in_place = options.in_place && op != api::CollectiveOp::sendrecv && op != api::CollectiveOp::alltoall;
+      auto ok = measure_size(across, ranks, m, bytes, options, in_place);
+      if (!ok) return ok.error();
+      if (!*ok) break;
+    }
+    const bool hung = m.hang.has_value();
+    out.push_back(std::move(m));
     if (hung) break;
   }
   return out;
@@ -232,7 +361,7 @@ core::Result<ScalingMeasurement> measure_scaling(api::CollectiveBackend& backend
   out.bytes = *max;
   bool hung = false;  // after a hang nothing more is measured (the GPUs may still be busy)
   auto measure = [&](const std::vector<int>& set) -> core::Result<CollectiveMeasurement> {
-    CollectiveMeasurement m{op, set, new_run(backend, op, set, *devices), std::nullopt};
+    CollectiveMeasurement m{op, set, new_run(backend, op, set, *devices, options.nvls), std::nullopt, options.nvls};
     const auto bytes = round_size(op, static_cast<int>(set.size()), *max);
     auto ok = measure_size(backend, m, bytes, options, false);
     if (!ok) return ok.error();

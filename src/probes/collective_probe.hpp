@@ -25,6 +25,7 @@ struct CollectiveProbeOptions {
   bool in_place = true;                   // also measure the in-place column
   bool check = true;                      // count wrong elements
   std::chrono::milliseconds timeout{120000};  // per sample
+  std::optional<bool> nvls;               // api::CollectiveRequest::nvls for every sample
 };
 
 // A collective that did not complete before the timeout.
@@ -41,6 +42,8 @@ struct CollectiveMeasurement {
   std::vector<int> gpus;  // ordinals, rank order
   core::CollectiveRun run;
   std::optional<HungCollective> hang;  // the sweep stopped at this size
+  std::optional<bool> nvls;            // NCCL_NVLS_ENABLE it ran with (nullopt: NCCL's choice)
+  int nodes = 1;                       // processes (nodes) it spanned; gpus are this node's ordinals
 };
 
 // nccl-tests' busbw factor (doc/PERFORMANCE.md): all_reduce 2(n-1)/n; all_gather,
@@ -60,6 +63,16 @@ std::vector<std::uint64_t> sweep_sizes(std::uint64_t min_bytes, std::uint64_t ma
 core::Result<std::vector<CollectiveMeasurement>> sweep_collectives(api::CollectiveBackend& backend,
                                                                    const std::vector<int>& gpus,
                                                                    const CollectiveProbeOptions& options);
+
+// The sweep of sweep_collectives across every process of `group` (one per node, each with its
+// own local `gpus`; all processes call it together with the same options). Sizes are capped by
+// the smallest node's memory; each iteration's time is the slowest process's (as nccl-tests
+// takes the maximum over ranks) and #wrong is summed over processes, so every process returns
+// the same measurements. run.ranks counts every GPU of every node, run.nodes the processes.
+core::Result<std::vector<CollectiveMeasurement>> sweep_collectives_across(api::CollectiveBackend& backend,
+                                                                          const std::vector<int>& gpus,
+                                                                          api::ProcessGroup& group,
+                                                                          const CollectiveProbeOptions& options);
 
 struct ScalingMeasurement {
   api::CollectiveOp op = api::CollectiveOp::all_reduce;

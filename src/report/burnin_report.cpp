@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/finding_json.hpp"
 #include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
 
@@ -30,19 +31,6 @@ void put(ordered_json& j, ordered_json& absent, const char* key, const core::Rea
     j[key] = nullptr;
     absent[key] = r.reason();
   }
-}
-
-ordered_json finding_json(const core::Finding& f) {
-  ordered_json j;
-  j["code"] = f.code;
-  j["severity"] = std::string(core::to_string(f.severity));
-  j["gpus"] = f.gpus;
-  j["message"] = f.message;
-  ordered_json evidence = ordered_json::object();
-  for (const auto& [k, v] : f.evidence) evidence[k] = v;
-  j["evidence"] = evidence;
-  j["next_step"] = f.next_step;
-  return j;
 }
 
 const core::BurninGpuSummary* summary_of(const core::BurninAssessment& a, int gpu) {

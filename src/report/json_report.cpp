@@ -2,6 +2,7 @@
 // absence is kept next to it under "absent" so a script can tell "not reported" from zero.
 #include <nlohmann/json.hpp>
 
+#include "report/finding_json.hpp"
 #include "report/machine_report.hpp"
 #include "report/measurements_json.hpp"
 
@@ -142,19 +143,6 @@ ordered_json nic_json(const core::Nic& nic) {
       return out;
     });
   }
-  return j;
-}
-
-ordered_json finding_json(const core::Finding& finding) {
-  ordered_json j;
-  j["code"] = finding.code;
-  j["severity"] = std::string(core::to_string(finding.severity));
-  j["gpus"] = finding.gpus;
-  j["message"] = finding.message;
-  ordered_json evidence = ordered_json::object();
-  for (const auto& [key, value] : finding.evidence) evidence[key] = value;
-  j["evidence"] = evidence;
-  j["next_step"] = finding.next_step;
   return j;
 }
 

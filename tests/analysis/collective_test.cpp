@@ -1,6 +1,7 @@
 // Collective runs judged against the envelope of an NVSwitch machine.
 #include <gtest/gtest.h>
 
+#include "analysis/collective_judge.hpp"
 #include "analysis/judge.hpp"
 #include "test_collectives.hpp"
 #include "test_machines.hpp"
@@ -68,6 +69,104 @@ TEST(Collectives, DescribedMachineGivesTheEnvelope) {
   ASSERT_EQ(a.collectives.size(), 1u);
   EXPECT_NEAR(*a.collectives[0].expected_busbw_gbps, 480.0, 0.01);
   EXPECT_EQ(a.collectives[0].expected_basis.find("inferred"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace gpuvet::analysis::testing
+
+// --- Envelope arithmetic for forced algorithms and for runs across nodes ----------------------
+namespace gpuvet::analysis::testing {
+namespace {
+
+const core::GpuModel* h100() { return catalog().match("NVIDIA H100 80GB HBM3"); }
+const core::GpuModel* a100() { return catalog().match("NVIDIA A100-SXM4-80GB"); }
+
+NodeNetwork nics(int active, int listed, double rate, const std::string& layer = "InfiniBand") {
+  NodeNetwork n;
+  n.host = "node";
+  n.described = true;
+  n.nics = listed;
+  n.active_nics = active;
+  n.active_gbit_s = active * rate;
+  n.fastest_gbit_s = rate;
+  n.link_layer = layer;
+  return n;
+}
+
+TEST(CollectiveEnvelope, NvlsOffUsesTheRingAndNvlsOnTheNvlsEfficiency) {
+  ASSERT_NE(h100(), nullptr);
+  const auto cls = core::InterconnectClass::nvswitch_full_mesh;
+  const auto ring = expected_busbw("all_reduce", 8, 1, h100(), 450.0, cls, CollectiveAlgorithm::ring);
+  const auto nvls = expected_busbw("all_reduce", 8, 1, h100(), 450.0, cls, CollectiveAlgorithm::nvls);
+  EXPECT_NEAR(*ring.busbw_gbps, 367.0, 0.01);  // perf-anchors 2.1: ring ~367 on 8x H200
+  EXPECT_NEAR(*nvls.busbw_gbps, 480.0, 0.01);  // NVLS ~480
+  EXPECT_NE(ring.basis.find("NVLS off"), std::string::npos) << ring.basis;
+  // NVLS needs more than 4 GPUs, Hopper or later, and NVSwitch: elsewhere no NVLS expectation.
+  EXPECT_FALSE(expected_busbw("all_reduce", 4, 1, h100(), 450.0, cls, CollectiveAlgorithm::nvls).busbw_gbps.known());
+  EXPECT_FALSE(expected_busbw("all_reduce", 8, 1, a100(), 300.0, cls, CollectiveAlgorithm::nvls).busbw_gbps.known());
+  EXPECT_FALSE(nvls_unsupported_reason(a100(), cls, 8).empty());
+  EXPECT_TRUE(nvls_unsupported_reason(h100(), cls, 8).empty());
+  EXPECT_FALSE(nvls_unsupported_reason(h100(), core::InterconnectClass::pcie_only, 8).empty());
+}
+
+TEST(CollectiveEnvelope, AcrossNodesTheLesserOfNodeRingAndNics) {
+  const auto cls = core::InterconnectClass::nvswitch_full_mesh;
+  // 8x H100 with 8x NDR 400G: NICs 8 x 50 GB/s x 0.92 = 368; the node's ring 450 x 367/450 = 367.
+  const auto h = expected_cross_node_busbw("all_reduce", 8, 2, h100(), 450.0, cls, {nics(8, 8, 400), nics(8, 8, 400)});
+  EXPECT_NEAR(*h.busbw_gbps, 367.0, 0.01) << h.basis;
+  // 8x A100 with 8x HDR 200G: NICs 8 x 25 x 0.92 = 184 < ring 230 (DGX A100 2 nodes ~192 published).
+  const auto a = expected_cross_node_busbw("all_reduce", 8, 2, a100(), 300.0, cls, {nics(8, 8, 200), nics(8, 8, 200)});
+  EXPECT_NEAR(*a.busbw_gbps, 184.0, 0.01) << a.basis;
+  EXPECT_NE(a.basis.find("nccl-tests#290"), std::string::npos) << a.basis;
+  // RoCE: the same efficiency, said to be an assumption.
+  const auto r = expected_cross_node_busbw("all_reduce", 8, 2, a100(), 300.0, cls,
+                                           {nics(2, 2, 200, "Ethernet"), nics(2, 2, 200, "Ethernet")});
+  EXPECT_NEAR(*r.busbw_gbps, 46.0, 0.01);
+  EXPECT_NE(r.basis.find("assumed"), std::string::npos) << r.basis;
+}
+
+TEST(CollectiveEnvelope, AWeakNodeDoesNotLowerTheExpectation) {
+  const auto cls = core::InterconnectClass::nvswitch_full_mesh;
+  // Two nodes, one with a port down: the tie goes to the larger, so the weak node stands out.
+  const std::vector<NodeNetwork> two{nics(8, 8, 400), nics(7, 8, 400)};
+  EXPECT_EQ(usual_network(two)->active_nics, 8);
+  const std::vector<NodeNetwork> three{nics(7, 8, 400), nics(8, 8, 400), nics(8, 8, 400)};
+  EXPECT_EQ(usual_network(three)->active_nics, 8);
+  // H100 8x400G minus two ports: most nodes have 6 ACTIVE -> 6 x 50 x 0.92 = 276.
+  const std::vector<NodeNetwork> most_degraded{nics(6, 8, 400), nics(6, 8, 400), nics(8, 8, 400)};
+  EXPECT_NEAR(*expected_cross_node_busbw("all_gather", 8, 3, h100(), 450.0, cls, most_degraded).busbw_gbps, 276.0, 0.01);
+}
+
+TEST(CollectiveEnvelope, AcrossNodesWithoutEnoughToGoOnIsNotJudged) {
+  const auto cls = core::InterconnectClass::nvswitch_full_mesh;
+  NodeNetwork unknown;
+  EXPECT_FALSE(expected_cross_node_busbw("all_reduce", 8, 2, h100(), 450.0, cls, {unknown, unknown}).busbw_gbps.known());
+  EXPECT_FALSE(expected_cross_node_busbw("alltoall", 8, 2, h100(), 450.0, cls, {nics(8, 8, 400), nics(8, 8, 400)})
+                   .busbw_gbps.known());
+  // A PCIe node has no envelope of its own: the NICs alone would over-promise.
+  EXPECT_FALSE(expected_cross_node_busbw("all_reduce", 4, 2, a100(), core::Reading<double>::absent("pcie"),
+                                         core::InterconnectClass::pcie_only, {nics(2, 2, 200), nics(2, 2, 200)})
+                   .busbw_gbps.known());
+}
+
+TEST(CollectiveEnvelope, CrossNodeRunBelowTheNicsFailsAndNamesTheWeakNode) {
+  auto m = machine(8, kH100);
+  m.links = nv_mesh(8, 18);
+  auto a = judge(m);
+  a.findings.clear();
+  auto r = run("all_reduce", 16, 185);
+  r.nodes = 2;
+  auto weak = nics(7, 8, 400);
+  weak.host = "rank 1 (b)";
+  judge_cross_node_collectives({r}, 8, m, {nics(8, 8, 400), weak}, catalog(), a);
+  const auto f = with_code(a, "busbw_below_expected");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, core::Severity::fail);
+  bool named = false;
+  for (const auto& [k, v] : f[0].evidence) named = named || k == "rank 1 (b)";
+  EXPECT_TRUE(named);
+  ASSERT_EQ(a.collectives.size(), 1u);
+  EXPECT_NEAR(*a.collectives[0].expected_busbw_gbps, 367.0, 0.01);
 }
 
 }  // namespace

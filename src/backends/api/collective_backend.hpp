@@ -1,5 +1,6 @@
 // What a backend must offer to measure NCCL-style collectives: the devices, and one timed sample
-// of one collective on a set of GPUs (every GPU one rank, driven from this process). Implemented
+// of one collective on a set of GPUs (every GPU one rank, driven from this process), or across
+// processes (one per node, joined through a ProcessGroup such as MPI's). Implemented
 // by backends/cuda (NCCL loaded with dlopen) and backends/sim (an analytic model of the simulated
 // machine). The probes in src/probes choose sizes, subsets and repeats, take medians and compute
 // algbw/busbw; backends only time iterations and count wrong elements.
@@ -53,6 +54,22 @@ struct CollectiveRequest {
   int iterations = 20;        // timed iterations, each timed on its own
   bool check = true;          // count wrong elements after the timed iterations
   std::chrono::milliseconds timeout{60000};  // for the whole sample; a hang never blocks past it
+  // NVLS (NVLink SHARP): nullopt = NCCL's choice; false/true = NCCL_NVLS_ENABLE=0/1, each setting on
+  // communicators of its own. Where NVLS cannot run, true behaves as NCCL's choice (ring).
+  std::optional<bool> nvls;
+};
+
+// The processes of a multi-node run, one per node (gpuvet nccl under mpirun: MPI_COMM_WORLD).
+// Every call is collective: all processes make it, in the same order, from their main thread.
+class ProcessGroup {
+ public:
+  virtual ~ProcessGroup() = default;
+  [[nodiscard]] virtual int rank() const = 0;
+  [[nodiscard]] virtual int size() const = 0;
+  // Every process receives every process's bytes, in rank order.
+  virtual core::Result<std::vector<std::string>> all_gather(const std::string& bytes) = 0;
+  // Every process receives rank 0's bytes (the others' argument is ignored).
+  virtual core::Result<std::string> broadcast(const std::string& bytes) = 0;
 };
 
 // A collective that did not complete within the timeout: the communicator was aborted.
@@ -80,6 +97,16 @@ class CollectiveBackend {
   // One sample. Errors are tool or environment failures (library missing, allocation failed);
   // a collective that hangs is not an error but a sample with `hang` set.
   virtual core::Result<CollectiveSample> run(const CollectiveRequest& request) = 0;
+  // One sample of a collective spanning every process of `group`: this process's `request.gpus`
+  // are its ranks, after those of lower processes (global rank = ranks before + position). Every
+  // process calls it with the same op, size and settings. The sample holds this process's
+  // iteration times and wrong elements; the probe combines the processes'. Backends that cannot
+  // span processes return an environment error (the default).
+  virtual core::Result<CollectiveSample> run_across(const CollectiveRequest& request, ProcessGroup& group) {
+    (void)request;
+    (void)group;
+    return core::environment_error(describe() + " cannot run collectives across processes");
+  }
 };
 
 }  // namespace gpuvet::api

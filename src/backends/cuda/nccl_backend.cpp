@@ -2,13 +2,21 @@
 // (ncclCommInitAll), CUDA events around every iteration on every rank's stream, a check pass
 // counting wrong elements, and a deadline: work that has not completed by then is reported as
 // hung and the communicators are aborted (ncclCommAbort), so the tool never waits forever.
+// Across processes (one per node): rank 0's ncclGetUniqueId travels through the ProcessGroup
+// and every process inits its GPUs' ranks (ncclCommInitRank in one group). An NVLS setting gets
+// communicators of its own, NCCL_NVLS_ENABLE set around their init.
+//
+// Not run on real hardware from this tree (CI has no GPU): written against nccl.h 2.28.
 #include "backends/cuda/nccl_backend.hpp"
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <map>
+#include <optional>
 #include <thread>
 
 #include "backends/cuda/nccl_kernels.hpp"
@@ -24,6 +32,41 @@ std::optional<core::Error> cuda_failed(cudaError_t code, const std::string& what
   if (code == cudaSuccess) return std::nullopt;
   return core::environment_error(fmt::format("{}: CUDA error {} ({})", what, cudaGetErrorName(code), cudaGetErrorString(code)));
 }
+
+// Sets an environment variable for the lifetime of the guard, then restores it. NCCL reads its
+// settings from the environment at communicator init; gpuvet is single-threaded there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value, bool only_if_unset = false) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    if (only_if_unset && old_) return;
+    ::setenv(name, value.c_str(), 1);
+    changed_ = true;
+  }
+  ~ScopedEnv() {
+    if (!changed_) return;
+    if (old_) {
+      ::setenv(name_, old_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+  bool changed_ = false;
+};
+
+// Which communicators are live: the GPU set, the NVLS setting, and whether they span processes.
+struct CommKey {
+  std::vector<int> gpus;
+  int nvls = -1;       // -1 NCCL's choice, 0 or 1 NCCL_NVLS_ENABLE
+  bool across = false;
+  bool operator==(const CommKey&) const = default;
+};
 
 struct RankBuffers {
   cudaStream_t stream = nullptr;
@@ -75,10 +118,15 @@ class NcclBackend final : public api::CollectiveBackend {
     return smallest > kReservedBytes ? smallest - kReservedBytes : 0;
   }
 
-  core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override;
+  core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override { return run_on(request, nullptr); }
+  core::Result<api::CollectiveSample> run_across(const api::CollectiveRequest& request, api::ProcessGroup& group) override {
+    return run_on(request, &group);
+  }
 
  private:
-  std::optional<core::Error> ensure_comms(const std::vector<int>& gpus);
+  core::Result<api::CollectiveSample> run_on(const api::CollectiveRequest& request, api::ProcessGroup* group);
+  std::optional<core::Error> ensure_comms(const api::CollectiveRequest& request, api::ProcessGroup* group);
+  std::optional<core::Error> init_across(const std::vector<int>& gpus, api::ProcessGroup& group);
   std::optional<core::Error> ensure_buffers(int ordinal, std::uint64_t bytes);
   std::optional<core::Error> issue(const api::CollectiveRequest& request, std::size_t count);
   // Ranks (positions) whose `events` have not completed by the deadline.
@@ -86,7 +134,9 @@ class NcclBackend final : public api::CollectiveBackend {
   void release_comms(bool abort) {
     for (auto comm : comms_) (abort ? lib_->api().comm_abort : lib_->api().comm_destroy)(comm);
     comms_.clear();
-    comm_gpus_.clear();
+    comm_key_ = CommKey{};
+    first_rank_ = 0;
+    total_ranks_ = 0;
   }
   api::CollectiveSample hung(const api::CollectiveRequest& request, const std::vector<int>& pending);
   // Fills the inputs with the pattern, runs the collective once and counts wrong elements
@@ -96,22 +146,85 @@ class NcclBackend final : public api::CollectiveBackend {
 
   std::unique_ptr<nccl::Library> lib_;
   std::vector<api::DeviceInfo> devices_;
-  std::vector<int> comm_gpus_;
+  CommKey comm_key_;
   std::vector<nccl::ncclComm_t> comms_;
+  int first_rank_ = 0;   // global rank of this process's first GPU (0 unless across processes)
+  int total_ranks_ = 0;  // ranks of the communicator in all processes
   std::map<int, RankBuffers> buffers_;
   bool hung_ = false;  // a collective timed out: no further runs, no blocking cleanup
 };
 
-std::optional<core::Error> NcclBackend::ensure_comms(const std::vector<int>& gpus) {
-  if (gpus == comm_gpus_) return std::nullopt;
+std::optional<core::Error> NcclBackend::ensure_comms(const api::CollectiveRequest& request, api::ProcessGroup* group) {
+  const CommKey key{request.gpus, request.nvls ? (*request.nvls ? 1 : 0) : -1, group != nullptr};
+  if (key == comm_key_ && !comms_.empty()) return std::nullopt;
   release_comms(false);
-  comms_.assign(gpus.size(), nullptr);
-  const auto rc = lib_->api().comm_init_all(comms_.data(), static_cast<int>(gpus.size()), gpus.data());
-  if (rc != nccl::ncclSuccess) {
-    comms_.clear();
-    return core::environment_error(fmt::format("ncclCommInitAll on {} GPUs: {}", gpus.size(), lib_->describe(rc)));
+  // NCCL caches NCCL_NVLS_ENABLE at its first read unless NCCL_NO_CACHE names it (see
+  // make_nccl_backend); with a cached value the second setting would silently not apply.
+  std::optional<ScopedEnv> nvls;
+  if (request.nvls) nvls.emplace("NCCL_NVLS_ENABLE", *request.nvls ? "1" : "0");
+  if (group != nullptr) {
+    if (auto e = init_across(request.gpus, *group)) return e;
+  } else {
+    comms_.assign(request.gpus.size(), nullptr);
+    const auto rc = lib_->api().comm_init_all(comms_.data(), static_cast<int>(request.gpus.size()), request.gpus.data());
+    if (rc != nccl::ncclSuccess) {
+      comms_.clear();
+      return core::environment_error(fmt::format("ncclCommInitAll on {} GPUs: {}", request.gpus.size(), lib_->describe(rc)));
+    }
+    first_rank_ = 0;
+    total_ranks_ = static_cast<int>(request.gpus.size());
   }
-  comm_gpus_ = gpus;
+  comm_key_ = key;
+  return std::nullopt;
+}
+
+// Rank 0 makes the unique id, every process learns it and the rank counts, then inits its GPUs'
+// ranks in one NCCL group (one thread drives several GPUs). Between nodes NCCL is asked for rings
+// (NCCL_ALGO=Ring unless the user set NCCL_ALGO): tree and NVLSTree busbw can exceed what the
+// NICs carry on 2 nodes (nccl-tests#196), and the ring is what measures them.
+std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus, api::ProcessGroup& group) {
+  nccl::ncclUniqueId id{};
+  std::string bytes;
+  if (group.rank() == 0) {
+    if (const auto rc = lib_->api().get_unique_id(&id); rc != nccl::ncclSuccess) {
+      bytes.clear();  // the others learn of the failure from the empty id
+    } else {
+      bytes.assign(id.internal, sizeof(id.internal));
+    }
+  }
+  auto shared = group.broadcast(bytes);
+  if (!shared) return shared.error();
+  if (shared->size() != sizeof(id.internal)) return core::environment_error("ncclGetUniqueId failed on rank 0");
+  std::memcpy(id.internal, shared->data(), sizeof(id.internal));
+  auto counts = group.all_gather(std::to_string(gpus.size()));
+  if (!counts) return counts.error();
+  int first = 0;
+  int total = 0;
+  for (int p = 0; p < static_cast<int>(counts->size()); ++p) {
+    const int n = std::atoi((*counts)[static_cast<std::size_t>(p)].c_str());
+    if (p < group.rank()) first += n;
+    total += n;
+  }
+  const ScopedEnv ring("NCCL_ALGO", "Ring", /*only_if_unset=*/true);
+  const auto& api = lib_->api();
+  comms_.assign(gpus.size(), nullptr);
+  api.group_start();
+  nccl::ncclResult_t failed = nccl::ncclSuccess;
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    cudaSetDevice(gpus[i]);
+    const auto rc = api.comm_init_rank(&comms_[i], total, id, first + static_cast<int>(i));
+    if (rc != nccl::ncclSuccess && failed == nccl::ncclSuccess) failed = rc;
+  }
+  const auto rc = api.group_end();
+  if (failed == nccl::ncclSuccess) failed = rc;
+  if (failed != nccl::ncclSuccess) {
+    comms_.clear();
+    return core::environment_error(
+        fmt::format("ncclCommInitRank of {} of {} ranks across {} processes: {}", gpus.size(), total, group.size(),
+                    lib_->describe(failed)));
+  }
+  first_rank_ = first;
+  total_ranks_ = total;
   return std::nullopt;
 }
 
@@ -137,12 +250,14 @@ std::optional<core::Error> NcclBackend::ensure_buffers(int ordinal, std::uint64_
 // One collective on every rank, enqueued as one NCCL group. `count` = elements of `bytes`.
 std::optional<core::Error> NcclBackend::issue(const api::CollectiveRequest& request, std::size_t count) {
   const auto& api = lib_->api();
-  const int n = static_cast<int>(request.gpus.size());
+  const int local = static_cast<int>(request.gpus.size());
+  const int n = total_ranks_;  // every rank of the communicator, in all processes
   const std::size_t part = count / static_cast<std::size_t>(n);
   api.group_start();
-  for (int r = 0; r < n; ++r) {
-    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
-    nccl::ncclComm_t comm = comms_[static_cast<std::size_t>(r)];
+  for (int l = 0; l < local; ++l) {
+    const int r = first_rank_ + l;  // global rank
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(l)]];
+    nccl::ncclComm_t comm = comms_[static_cast<std::size_t>(l)];
     float* out = request.in_place ? b.send : b.recv;
     const auto offset = static_cast<std::size_t>(r) * part;
     nccl::ncclResult_t rc = nccl::ncclSuccess;
@@ -214,11 +329,13 @@ api::CollectiveSample NcclBackend::hung(const api::CollectiveRequest& request, c
 core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequest& request, std::size_t count,
                                                        Clock::time_point deadline) {
   using api::CollectiveOp;
-  const int n = static_cast<int>(request.gpus.size());
+  const int local = static_cast<int>(request.gpus.size());
+  const int n = total_ranks_;
   const std::size_t part = count / static_cast<std::size_t>(n);
-  for (int r = 0; r < n; ++r) {
-    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
+  for (int l = 0; l < local; ++l) {
+    const int r = first_rank_ + l;  // global rank: the pattern and the check use it
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(l)]];
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
     if (auto e = cuda_failed(cudaMemsetAsync(b.wrong, 0, sizeof(unsigned long long), b.stream), "cudaMemsetAsync")) return *e;
     const std::size_t offset = static_cast<std::size_t>(r) * part;
     int rc = 0;
@@ -230,15 +347,16 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
     if (auto e = cuda_failed(static_cast<cudaError_t>(rc), "pattern fill kernel")) return *e;
   }
   if (auto e = issue(request, count)) return *e;
-  std::vector<cudaEvent_t> done(static_cast<std::size_t>(n), nullptr);
+  std::vector<cudaEvent_t> done(static_cast<std::size_t>(local), nullptr);
   auto destroy = [&] {
     for (auto e : done) {
       if (e != nullptr) cudaEventDestroy(e);
     }
   };
-  for (int r = 0; r < n; ++r) {
-    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(r)]];
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
+  for (int l = 0; l < local; ++l) {
+    const int r = first_rank_ + l;
+    RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(l)]];
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
     const std::size_t offset = static_cast<std::size_t>(r) * part;
     const float* out = request.in_place ? b.send : b.recv;
     std::size_t elements = count;
@@ -260,8 +378,8 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
       destroy();
       return *e;
     }
-    cudaEventCreate(&done[static_cast<std::size_t>(r)]);
-    cudaEventRecord(done[static_cast<std::size_t>(r)], b.stream);
+    cudaEventCreate(&done[static_cast<std::size_t>(l)]);
+    cudaEventRecord(done[static_cast<std::size_t>(l)], b.stream);
   }
   if (auto pending = wait(done, deadline); !pending.empty()) {
     destroy();
@@ -270,10 +388,10 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
   destroy();
   api::CollectiveSample sample;
   std::int64_t total = 0;
-  for (int r = 0; r < n; ++r) {
+  for (int l = 0; l < local; ++l) {
     unsigned long long wrong = 0;
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(r)]);
-    if (auto e = cuda_failed(cudaMemcpy(&wrong, buffers_[request.gpus[static_cast<std::size_t>(r)]].wrong, sizeof(wrong),
+    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
+    if (auto e = cuda_failed(cudaMemcpy(&wrong, buffers_[request.gpus[static_cast<std::size_t>(l)]].wrong, sizeof(wrong),
                                         cudaMemcpyDeviceToHost),
                              "reading the wrong-element count")) {
       return *e;
@@ -284,14 +402,14 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
   return sample;
 }
 
-core::Result<api::CollectiveSample> NcclBackend::run(const api::CollectiveRequest& request) {
+core::Result<api::CollectiveSample> NcclBackend::run_on(const api::CollectiveRequest& request, api::ProcessGroup* group) {
   if (hung_) {
     return core::environment_error("an earlier collective hung and was aborted; its GPUs may still be busy, so "
                                    "nothing more is run in this process");
   }
   const auto deadline = Clock::now() + request.timeout;
   const std::size_t count = request.bytes / sizeof(float);
-  if (auto e = ensure_comms(request.gpus)) return *e;
+  if (auto e = ensure_comms(request, group)) return *e;
   for (int g : request.gpus) {
     if (auto e = ensure_buffers(g, std::max<std::uint64_t>(request.bytes, sizeof(float)))) return *e;
   }
@@ -371,6 +489,11 @@ core::Result<std::unique_ptr<api::CollectiveBackend>> make_nccl_backend(const st
     if (auto e = cuda_failed(cudaDeviceGetPCIBusId(bus, sizeof(bus), d), "cudaDeviceGetPCIBusId")) return *e;
     devices.push_back({d, prop.name, bus, -1});
   }
+  // NCCL reads each setting once per process and caches it (NCCL_PARAM); releases that honour
+  // NCCL_NO_CACHE re-read the ones it names, which lets one process init communicators with
+  // NVLS off and on. Older releases keep the first value: the --nvls both docs say so.
+  const char* no_cache = std::getenv("NCCL_NO_CACHE");
+  if (no_cache == nullptr || *no_cache == '\0') ::setenv("NCCL_NO_CACHE", "NCCL_NVLS_ENABLE", 1);
   auto lib = nccl::Library::load(library);
   if (!lib) return lib.error();
   return std::unique_ptr<api::CollectiveBackend>(new NcclBackend(std::move(lib).value(), std::move(devices)));

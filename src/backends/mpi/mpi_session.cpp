@@ -1,4 +1,4 @@
-// The MPI session over MPI_COMM_WORLD: gather of variable-length texts, broadcast of an int.
+// The MPI session over MPI_COMM_WORLD: gathers of variable-length texts, broadcasts of an int or bytes.
 #include "backends/mpi/mpi_session.hpp"
 
 #include <mpi.h>
@@ -58,6 +58,43 @@ class WorldSession final : public Session {
   core::Result<int> broadcast(int value) override {
     if (int rc = MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD); rc != MPI_SUCCESS) return failed("MPI_Bcast", rc);
     return value;
+  }
+
+  core::Result<std::string> broadcast(const std::string& bytes) override {
+    int length = static_cast<int>(bytes.size());
+    if (int rc = MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+      return failed("MPI_Bcast of a size", rc);
+    }
+    std::string out = rank_ == 0 ? bytes : std::string(static_cast<std::size_t>(length), '\0');
+    if (int rc = MPI_Bcast(out.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+      return failed("MPI_Bcast of bytes", rc);
+    }
+    return out;
+  }
+
+  core::Result<std::vector<std::string>> all_gather(const std::string& text) override {
+    int length = static_cast<int>(text.size());
+    std::vector<int> lengths(static_cast<std::size_t>(size_));
+    if (int rc = MPI_Allgather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+      return failed("MPI_Allgather of sizes", rc);
+    }
+    std::vector<int> offsets(static_cast<std::size_t>(size_), 0);
+    int total = 0;
+    for (std::size_t r = 0; r < lengths.size(); ++r) {
+      offsets[r] = total;
+      total += lengths[r];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    if (int rc = MPI_Allgatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+                                MPI_COMM_WORLD);
+        rc != MPI_SUCCESS) {
+      return failed("MPI_Allgatherv", rc);
+    }
+    std::vector<std::string> out;
+    for (std::size_t r = 0; r < lengths.size(); ++r) {
+      out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
+    }
+    return out;
   }
 
  private:

@@ -1,5 +1,6 @@
 // Multi-node runs: one gpuvet rank per node under mpirun or srun. Each rank measures its own node;
-// rank 0 gathers the ranks' reports. MPI calls live only here; a build without MPI (optional at
+// rank 0 gathers the ranks' reports; collectives across the nodes exchange bootstrap bytes
+// (NCCL's unique id) and samples through all_gather and broadcast. MPI calls live only here; a build without MPI (optional at
 // configure time) has a join() that says so (mpi_unavailable.cpp).
 #pragma once
 
@@ -24,6 +25,10 @@ class Session {
   virtual core::Result<std::vector<std::string>> gather(const std::string& text) = 0;
   // Collective: every rank receives rank 0's value.
   virtual core::Result<int> broadcast(int value) = 0;
+  // Collective: every rank receives rank 0's bytes (the others' argument is ignored).
+  virtual core::Result<std::string> broadcast(const std::string& bytes) = 0;
+  // Collective: every rank receives every rank's text, in rank order.
+  virtual core::Result<std::vector<std::string>> all_gather(const std::string& text) = 0;
 };
 
 // Joins the MPI job (MPI_Init; MPI_Finalize when the session is destroyed). Called once per

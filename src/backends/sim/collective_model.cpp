@@ -34,23 +34,20 @@ constexpr double kLaunchUs = 8.0;
 constexpr double kNvlinkStepUs = 1.0;
 constexpr double kPcieStepUs = 2.0;
 constexpr double kHostStepUs = 5.0;
+// Between nodes: NCCL's ring over InfiniBand moves 92-98 % of a NIC's line rate (NDR 46-49 of
+// 50 GB/s, nccl-tests#290/#267; HDR ~24 of 25, nccl-tests#160; perf-anchors.md 1.5); the
+// simulator takes the middle. RoCE is assumed to match (no published figure).
+constexpr double kNicEfficiency = 0.94;
+// A node without an ACTIVE RDMA port: NCCL falls back to TCP sockets (NCCL_NET=Socket); an
+// assumption of ~1 GB/s for a host's Ethernet under NCCL's socket transport.
+constexpr double kSocketFallbackGbps = 1.0;
+// Per-step latency of a hop between nodes (IB send/recv through NCCL's proxy): an assumption.
+constexpr double kNetStepUs = 6.0;
 // Below a few chunks per channel the pipeline is not full: a message of S bytes moves as if it were
 // S + min(S, kPipelineFillBytes) (half the peak at 16 MiB; tiny messages stay latency-bound).
 constexpr double kPipelineFillBytes = 16.0 * 1024 * 1024;
 
 double with_fill(double bytes) { return bytes + std::min(bytes, kPipelineFillBytes); }
-
-double lane_gbps(int gen) {
-  switch (gen) {
-    case 1: return 0.25;
-    case 2: return 0.5;
-    case 3: return 0.985;
-    case 4: return 1.969;
-    case 5: return 3.938;
-    case 6: return 7.563;
-    default: return 0.985;
-  }
-}
 
 int active_ports(const SimGpu& gpu) {
   return static_cast<int>(std::count_if(gpu.ports.begin(), gpu.ports.end(), [](const SimPort& p) { return p.active; }));
@@ -73,7 +70,8 @@ double bytes_per_us(double gbps) { return gbps * 1e3; }
 
 double CollectiveModel::pcie_gbps(int gpu) const {
   const SimGpu& g = state_.gpus[static_cast<std::size_t>(gpu)];
-  return lane_gbps(g.pcie_gen_current) * g.pcie_width_current;
+  // An unknown generation counts as Gen3, the slowest any simulated GPU links at.
+  return core::pcie_lane_gbps(g.pcie_gen_current).value_or(0.985) * g.pcie_width_current;
 }
 
 double CollectiveModel::nvlink_egress_gbps(int gpu) const {
@@ -183,8 +181,82 @@ double CollectiveModel::alltoall_us(const std::vector<int>& gpus, std::uint64_t 
   return worst;
 }
 
+NodeShare CollectiveModel::node_share(const std::vector<int>& gpus) const {
+  NodeShare out;
+  out.ranks = static_cast<int>(gpus.size());
+  out.ring_gbps = std::numeric_limits<double>::max();
+  if (gpus.size() > 1) {
+    const auto ring = best_ring(gpus);
+    for (std::size_t i = 0; i < ring.size(); ++i) {
+      const PairPath pp = path(ring[i], ring[(i + 1) % ring.size()]);
+      out.ring_gbps = std::min(out.ring_gbps, pp.actual_gbps * kRingPipelineEfficiency);
+      out.step_us = std::max(out.step_us, pp.latency_us);
+    }
+  }
+  std::vector<double> nics;  // GB/s each ACTIVE NIC carries
+  for (const auto& nic : state_.profile.nics) {
+    if (nic.state == "ACTIVE" && nic.rate_gbit_s > 0) nics.push_back(nic.rate_gbit_s / 8.0 * kNicEfficiency);
+  }
+  if (nics.empty()) {
+    out.net_gbps = out.one_nic_gbps = kSocketFallbackGbps;
+    return out;
+  }
+  // One ring (channel) per local GPU, dealt round-robin over the ACTIVE NICs; the rings move in
+  // step, so the NIC carrying the most rings per GB/s sets every ring's rate.
+  const std::size_t rings = std::max<std::size_t>(gpus.size(), 1);
+  double per_ring = std::numeric_limits<double>::max();
+  for (std::size_t i = 0; i < nics.size(); ++i) {
+    const std::size_t on_nic = rings / nics.size() + (i < rings % nics.size() ? 1 : 0);
+    if (on_nic > 0) per_ring = std::min(per_ring, nics[i] / static_cast<double>(on_nic));
+  }
+  out.net_gbps = per_ring * static_cast<double>(rings);
+  out.one_nic_gbps = *std::max_element(nics.begin(), nics.end());
+  return out;
+}
+
+CollectiveEstimate CollectiveModel::across_nodes(api::CollectiveOp op, const std::vector<NodeShare>& nodes,
+                                                 std::uint64_t bytes) {
+  using api::CollectiveOp;
+  CollectiveEstimate out;
+  out.algorithm = "ring";
+  double n = 0;
+  double bw = std::numeric_limits<double>::max();
+  double p2p = std::numeric_limits<double>::max();
+  double step = kNetStepUs;
+  for (const auto& node : nodes) {
+    n += node.ranks;
+    bw = std::min({bw, node.ring_gbps, node.net_gbps});
+    p2p = std::min({p2p, node.ring_gbps, node.one_nic_gbps});
+    step = std::max(step, node.step_us);
+  }
+  const double s = static_cast<double>(bytes);
+  if (op == CollectiveOp::alltoall) {
+    // Each rank sends bytes/n to every peer; a node's remote share leaves through its NICs.
+    double worst = 0;
+    for (const auto& node : nodes) {
+      const double remote = node.ranks * (n - node.ranks) / n;
+      worst = std::max(worst, remote * with_fill(s) / bytes_per_us(node.net_gbps));
+    }
+    out.algorithm = "alltoall";
+    out.time_us = kLaunchUs + step + worst;
+    return out;
+  }
+  double factor = 1;
+  double steps = 1;
+  switch (op) {
+    case CollectiveOp::all_reduce: factor = 2 * (n - 1) / n; steps = 2 * (n - 1); break;
+    case CollectiveOp::all_gather:
+    case CollectiveOp::reduce_scatter: factor = (n - 1) / n; steps = n - 1; break;
+    case CollectiveOp::broadcast: factor = 1; steps = n - 1; break;
+    case CollectiveOp::sendrecv: factor = 1; steps = 1; bw = p2p; out.algorithm = "p2p"; break;
+    case CollectiveOp::alltoall: break;
+  }
+  out.time_us = kLaunchUs + steps * step + factor * with_fill(s) / bytes_per_us(bw);
+  return out;
+}
+
 CollectiveEstimate CollectiveModel::estimate(api::CollectiveOp op, const std::vector<int>& gpus, std::uint64_t bytes,
-                                             bool in_place) const {
+                                             bool in_place, bool allow_nvls) const {
   using api::CollectiveOp;
   CollectiveEstimate out;
   const auto n = static_cast<double>(gpus.size());
@@ -208,7 +280,7 @@ CollectiveEstimate CollectiveModel::estimate(api::CollectiveOp op, const std::ve
     out.time_us = kLaunchUs + step + alltoall_us(gpus, bytes);
     return out;
   }
-  if (op == CollectiveOp::all_reduce && nvls_usable(gpus)) {
+  if (op == CollectiveOp::all_reduce && allow_nvls && nvls_usable(gpus)) {
     double rate = std::numeric_limits<double>::max();
     for (int g : gpus) {
       const double f = state_.gpus[static_cast<std::size_t>(g)].straggler_factor;

@@ -1,4 +1,6 @@
 // Simulated collectives: ordinals -> profile GPUs, the model's time per iteration, seeded noise.
+// Across simulated nodes (one per MPI rank) each rank shares its node's NodeShare with the others
+// and every rank computes the same collective time from all of them.
 #include "backends/sim/collective_sim_backend.hpp"
 
 #include <fmt/format.h>
@@ -6,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
 
 #include "backends/sim/collective_model.hpp"
 
@@ -36,7 +39,7 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
   }
 
   [[nodiscard]] std::string describe() const override {
-    return fmt::format("simulated: {} (analytic ring/NVLS model, seed {})", state_.profile.name, seed_);
+    return fmt::format("simulated: {} (analytic ring/NVLS/NIC model, seed {})", state_.profile.name, seed_);
   }
   [[nodiscard]] bool simulated() const override { return true; }
 
@@ -64,6 +67,35 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
   }
 
   core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override {
+    auto profile_gpus = checked(request);
+    if (!profile_gpus) return profile_gpus.error();
+    return sampled(request, model_.estimate(request.op, *profile_gpus, request.bytes, request.in_place,
+                                            request.nvls.value_or(true)));
+  }
+
+  core::Result<api::CollectiveSample> run_across(const api::CollectiveRequest& request, api::ProcessGroup& group) override {
+    auto profile_gpus = checked(request);
+    const NodeShare mine = profile_gpus ? model_.node_share(*profile_gpus) : NodeShare{};
+    auto texts = group.all_gather(profile_gpus ? fmt::format("{} {:.17g} {:.17g} {:.17g} {:.17g}", mine.ranks, mine.ring_gbps,
+                                                             mine.net_gbps, mine.one_nic_gbps, mine.step_us)
+                                               : std::string("error"));
+    if (!texts) return texts.error();
+    if (!profile_gpus) return profile_gpus.error();
+    std::vector<NodeShare> nodes;
+    for (std::size_t r = 0; r < texts->size(); ++r) {
+      std::istringstream in((*texts)[r]);
+      NodeShare n;
+      if (!(in >> n.ranks >> n.ring_gbps >> n.net_gbps >> n.one_nic_gbps >> n.step_us)) {
+        return core::environment_error(fmt::format("simulated node {} could not take part in the collective", r));
+      }
+      nodes.push_back(n);
+    }
+    return sampled(request, CollectiveModel::across_nodes(request.op, nodes, request.bytes));
+  }
+
+ private:
+  // The request's ordinals as profile GPU indices, checked.
+  core::Result<std::vector<int>> checked(const api::CollectiveRequest& request) const {
     if (request.gpus.empty()) return core::internal_error("collective request names no GPUs");
     std::set<int> seen;
     std::vector<int> profile_gpus;
@@ -74,7 +106,10 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
       profile_gpus.push_back(present_[static_cast<std::size_t>(ordinal)]);
     }
     if (request.iterations < 1) return core::internal_error("collective request: no timed iterations");
-    const auto estimate = model_.estimate(request.op, profile_gpus, request.bytes, request.in_place);
+    return profile_gpus;
+  }
+
+  api::CollectiveSample sampled(const api::CollectiveRequest& request, const CollectiveEstimate& estimate) {
     api::CollectiveSample sample;
     ++calls_;
     for (int i = 0; i < request.iterations; ++i) {
@@ -87,7 +122,6 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
     return sample;
   }
 
- private:
   SimState state_;
   CollectiveModel model_;
   std::uint64_t seed_;

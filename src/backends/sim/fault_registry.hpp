@@ -24,6 +24,8 @@ std::vector<FaultDef> machine_fault_defs();
 std::vector<FaultDef> link_fault_defs();
 // What collectives show (fault_overlays_collectives.cpp).
 std::vector<FaultDef> collective_fault_defs();
+// What the network shows: NICs down or trained below their rate (fault_overlays_network.cpp).
+std::vector<FaultDef> network_fault_defs();
 // What hours under load show (fault_overlays_burnin.cpp).
 std::vector<FaultDef> burnin_fault_defs();
 

@@ -70,7 +70,7 @@ TEST(ListFaults, DocumentsEachFault) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"nvlink-down", "pcie-degraded", "mixed-batch", "gpu-missing", "numa-misplaced",
                                              "p2p-disabled", "vram-short", "vram-bad", "straggler", "slow-link",
-                                             "thermal-throttle", "xid", "nvlink-crc", "ecc-sbe", "gpu-lost",
+                                             "nic-down", "nic-downtrained", "thermal-throttle", "xid", "nvlink-crc", "ecc-sbe", "gpu-lost",
                                              "gemm-miscompare"}));
 }
 
