@@ -19,6 +19,7 @@
 #include "cli/target_options.hpp"
 #include "platform/environment.hpp"
 #include "probes/collective_probe.hpp"
+#include "probes/gpu_ordinals.hpp"
 #include "probes/live_machine.hpp"
 #include "core/verdict.hpp"
 #include "report/machine_report.hpp"
@@ -101,26 +102,11 @@ core::Result<Target> open_target(const NcclOptions& options) {
   return t;
 }
 
-// Machine GPU index -> backend ordinal, matched by PCI bus id (CUDA may order GPUs differently
-// from NVML: CUDA_DEVICE_ORDER defaults to FASTEST_FIRST).
 core::Result<OrdinalMap> map_ordinals(const core::Machine& machine, api::CollectiveBackend& backend,
                                       const std::vector<int>& gpus) {
   auto devices = backend.devices();
   if (!devices) return devices.error();
-  OrdinalMap map;
-  for (int g : gpus) {
-    const auto& gpu = machine.gpus[static_cast<std::size_t>(core::position_of_gpu(machine, g))];
-    const auto it = std::find_if(devices->begin(), devices->end(), [&](const api::DeviceInfo& d) {
-      return gpu.pci_bus_id && core::normalize_pci_bus_id(d.pci_bus_id) == *gpu.pci_bus_id;
-    });
-    if (it == devices->end()) {
-      return core::environment_error(fmt::format("GPU {} ({}) is not among the GPUs {} can drive", g,
-                                                 gpu.pci_bus_id ? *gpu.pci_bus_id : "bus id unknown", backend.describe()));
-    }
-    map.ordinal_of[g] = it->ordinal;
-    map.index_of[it->ordinal] = g;
-  }
-  return map;
+  return probes::map_ordinals(machine, *devices, gpus, backend.describe());
 }
 
 core::Result<probes::CollectiveProbeOptions> probe_options(const NcclOptions& options) {

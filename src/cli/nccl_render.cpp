@@ -79,21 +79,6 @@ std::string sweep_table(const probes::CollectiveMeasurement& m, const std::vecto
 
 }  // namespace
 
-std::vector<int> OrdinalMap::ordinals(const std::vector<int>& idx) const {
-  std::vector<int> out;
-  for (int g : idx) out.push_back(ordinal_of.at(g));
-  return out;
-}
-
-std::vector<int> OrdinalMap::indices(const std::vector<int>& ords) const {
-  std::vector<int> out;
-  for (int o : ords) {
-    const auto it = index_of.find(o);
-    out.push_back(it == index_of.end() ? -1 : it->second);
-  }
-  return out;
-}
-
 std::vector<core::CollectiveRun> judged_runs(const NcclResults& results, const OrdinalMap& map) {
   std::vector<core::CollectiveRun> out;
   auto add = [&](const probes::CollectiveMeasurement& m) {

@@ -16,16 +16,11 @@
 #include "core/collective.hpp"
 #include "core/machine.hpp"
 #include "probes/collective_probe.hpp"
+#include "probes/gpu_ordinals.hpp"
 
 namespace gpuvet::cli {
 
-// Machine GPU index (nvidia-smi numbering) <-> backend ordinal (CUDA numbering).
-struct OrdinalMap {
-  std::map<int, int> ordinal_of;  // index -> ordinal
-  std::map<int, int> index_of;    // ordinal -> index
-  [[nodiscard]] std::vector<int> ordinals(const std::vector<int>& indices) const;
-  [[nodiscard]] std::vector<int> indices(const std::vector<int>& ordinals) const;
-};
+using OrdinalMap = probes::OrdinalMap;
 
 struct NcclResults {
   std::string backend;  // CollectiveBackend::describe()

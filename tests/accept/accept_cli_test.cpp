@@ -71,6 +71,28 @@ TEST_F(AcceptCli, CleanMachinePassesAndTheBundleVerifies) {
   EXPECT_NE(verify.out.find("intact"), std::string::npos);
 }
 
+TEST_F(AcceptCli, FullTemplatePassesWithTheBurninDatabaseInTheBundle) {
+  const auto spec = write("full.yaml", *spec::template_text("hgx-h100-8x"));
+  const auto out = (dir_ / "full").string();
+  auto run = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out});
+  EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
+  EXPECT_NE(run.out.find("PASS    collectives.scaling"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("PASS    burnin"), std::string::npos) << run.out;
+  const auto db = fs::path(out) / "telemetry.db";
+  ASSERT_TRUE(fs::exists(db));
+  EXPECT_NE(read(fs::path(out) / "MANIFEST").find("telemetry.db"), std::string::npos);
+  EXPECT_EQ(run_cli({"verify", out}).exit_code, 0);
+  // The burn-in report rebuilds from the bundle's database alone.
+  auto report = run_cli({"report", "--db", db.string()});
+  EXPECT_EQ(report.exit_code, 0) << report.out << report.err;
+  EXPECT_NE(report.out.find("04:00:00"), std::string::npos) << report.out;
+  // A straggler fails the collectives and the burn-in, each naming GPU 3.
+  auto slow = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--fault", "straggler:gpu=3,factor=0.7"});
+  EXPECT_EQ(slow.exit_code, 1);
+  EXPECT_NE(slow.out.find("collectives.all_reduce.all failed: GPU 3 "), std::string::npos) << slow.out;
+  EXPECT_NE(slow.out.find("burnin failed: GPU 3 "), std::string::npos) << slow.out;
+}
+
 TEST_F(AcceptCli, VerifyCatchesAOneByteChangeAMissingAndAnAddedFile) {
   const auto spec = write("spec.yaml", gates_only("hgx-h100-8x"));
   const fs::path out = dir_ / "out";
