@@ -225,6 +225,36 @@ std::vector<std::uint64_t> sweep_sizes(std::uint64_t min_bytes, std::uint64_t ma
   return out;
 }
 
+namespace {
+
+// The size sweep of every op of `options` through `runner` on `ranks` ranks, up to `max` bytes;
+// `start` makes each op's empty measurement. A hang ends the sweep: after it the GPUs may still
+// be busy with the aborted collective, so nothing more is measured.
+core::Result<std::vector<CollectiveMeasurement>> sweep_ops(const Runner& runner, int ranks, std::uint64_t max,
+                                                           const CollectiveProbeOptions& options,
+                                                           const std::function<CollectiveMeasurement(api::CollectiveOp)>& start) {
+  std::vector<CollectiveMeasurement> out;
+  for (const auto op : options.ops) {
+    CollectiveMeasurement m = start(op);
+    std::set<std::uint64_t> done;
+    for (const auto size : sweep_sizes(std::min(options.min_bytes, max), max)) {
+      const auto bytes = round_size(op, ranks, size);
+      if (bytes == 0 || !done.insert(bytes).second) continue;
+      // sendrecv and alltoall have no in-place form (nccl-tests' in-place column is meaningless there).
+      const bool in_place = options.in_place && op != api::CollectiveOp::sendrecv && op != api::CollectiveOp::alltoall;
+      auto ok = measure_size(runner, ranks, m, bytes, options, in_place);
+      if (!ok) return ok.error();
+      if (!*ok) break;
+    }
+    const bool hung = m.hang.has_value();
+    out.push_back(std::move(m));
+    if (hung) break;
+  }
+  return out;
+}
+
+}  // namespace
+
 core::Result<std::vector<CollectiveMeasurement>> sweep_collectives(api::CollectiveBackend& backend,
                                                                    const std::vector<int>& gpus,
                                                                    const CollectiveProbeOptions& options) {
@@ -232,28 +262,14 @@ core::Result<std::vector<CollectiveMeasurement>> sweep_collectives(api::Collecti
   if (!devices) return devices.error();
   auto max = capped_max(backend, options.max_bytes);
   if (!max) return max.error();
-  std::vector<CollectiveMeasurement> out;
-  for (const auto op : options.ops) {
+  const Runner local = [&backend](const api::CollectiveRequest& r) { return backend.run(r); };
+  return sweep_ops(local, static_cast<int>(gpus.size()), *max, options, [&](api::CollectiveOp op) {
     CollectiveMeasurement m{op, gpus, new_run(backend, op, gpus, *devices, options.nvls), std::nullopt, options.nvls};
     if (*max < options.max_bytes) {
       m.run.notes.push_back(fmt::format("sweep capped at {} B: input and output buffers must fit in GPU memory", *max));
     }
-    std::set<std::uint64_t> done;
-    for (const auto size : sweep_sizes(std::min(options.min_bytes, *max), *max)) {
-      const auto bytes = round_size(op, static_cast<int>(gpus.size()), size);
-      if (bytes == 0 || !done.insert(bytes).second) continue;
-      // sendrecv and alltoall have no in-place form (nccl-tests' in-place column is meaningless there).
-      const bool in_place = options.in_place && op != api::CollectiveOp::sendrecv && op != api::CollectiveOp::alltoall;
-      auto ok = measure_size(backend, m, bytes, options, in_place);
-      if (!ok) return ok.error();
-      if (!*ok) break;
-    }
-    const bool hung = m.hang.has_value();
-    out.push_back(std::move(m));
-    // After a hang the GPUs may still be busy with the aborted collective: measure nothing more.
-    if (hung) break;
-  }
-  return out;
+    return m;
+  });
 }
 
 core::Result<std::vector<CollectiveMeasurement>> sweep_collectives_across(api::CollectiveBackend& backend,
@@ -286,27 +302,14 @@ core::Result<std::vector<CollectiveMeasurement>> sweep_collectives_across(api::C
     if (!texts) return texts.error();
     return combine(*texts, sample);
   };
-  std::vector<CollectiveMeasurement> out;
-  for (const auto op : options.ops) {
+  return sweep_ops(across, ranks, max, options, [&](api::CollectiveOp op) {
     CollectiveMeasurement m{op, gpus, new_run(backend, op, gpus, *devices, options.nvls, ranks, nodes), std::nullopt,
                             options.nvls, nodes};
     if (max < options.max_bytes) {
       m.run.notes.push_back(fmt::format("sweep capped at {} B: input and output buffers must fit in every node's GPU memory", max));
     }
-    std::set<std::uint64_t> done;
-    for (const auto size : sweep_sizes(std::min(options.min_bytes, max), max)) {
-      const auto bytes = round_size(op, ranks, size);
-      if (bytes == 0 || !done.insert(bytes).second) continue;
-      const bool in_place = options.in_place && op != api::CollectiveOp::sendrecv && op != api::CollectiveOp::alltoall;
-      auto ok = measure_size(across, ranks, m, bytes, options, in_place);
-      if (!ok) return ok.error();
-      if (!*ok) break;
-    }
-    const bool hung = m.hang.has_value();
-    out.push_back(std::move(m));
-    if (hung) break;
-  }
-  return out;
+    return m;
+  });
 }
 
 std::vector<std::vector<int>> four_gpu_subsets(const std::vector<int>& gpus) {

@@ -66,6 +66,25 @@ double step_us(PathKind kind) {
 // Bytes-per-microsecond from GB/s.
 double bytes_per_us(double gbps) { return gbps * 1e3; }
 
+// What a ring collective of n ranks costs: the bytes each link carries (in units of the message)
+// and the latency steps it takes. alltoall is modelled elsewhere (1, 1 here).
+struct RingTraffic {
+  double factor = 1;
+  double steps = 1;
+};
+
+RingTraffic ring_traffic(api::CollectiveOp op, double n) {
+  switch (op) {
+    case api::CollectiveOp::all_reduce: return {2 * (n - 1) / n, 2 * (n - 1)};
+    case api::CollectiveOp::all_gather:
+    case api::CollectiveOp::reduce_scatter: return {(n - 1) / n, n - 1};
+    case api::CollectiveOp::broadcast: return {1, n - 1};
+    case api::CollectiveOp::sendrecv:
+    case api::CollectiveOp::alltoall: return {1, 1};
+  }
+  return {1, 1};
+}
+
 }  // namespace
 
 double CollectiveModel::pcie_gbps(int gpu) const {
@@ -241,17 +260,12 @@ CollectiveEstimate CollectiveModel::across_nodes(api::CollectiveOp op, const std
     out.time_us = kLaunchUs + step + worst;
     return out;
   }
-  double factor = 1;
-  double steps = 1;
-  switch (op) {
-    case CollectiveOp::all_reduce: factor = 2 * (n - 1) / n; steps = 2 * (n - 1); break;
-    case CollectiveOp::all_gather:
-    case CollectiveOp::reduce_scatter: factor = (n - 1) / n; steps = n - 1; break;
-    case CollectiveOp::broadcast: factor = 1; steps = n - 1; break;
-    case CollectiveOp::sendrecv: factor = 1; steps = 1; bw = p2p; out.algorithm = "p2p"; break;
-    case CollectiveOp::alltoall: break;
+  if (op == CollectiveOp::sendrecv) {
+    bw = p2p;
+    out.algorithm = "p2p";
   }
-  out.time_us = kLaunchUs + steps * step + factor * with_fill(s) / bytes_per_us(bw);
+  const RingTraffic t = ring_traffic(op, n);
+  out.time_us = kLaunchUs + t.steps * step + t.factor * with_fill(s) / bytes_per_us(bw);
   return out;
 }
 
@@ -303,17 +317,8 @@ CollectiveEstimate CollectiveModel::estimate(api::CollectiveOp op, const std::ve
     step = std::max(step, pp.latency_us);
   }
   ring_gbps *= kRingPipelineEfficiency;
-  double factor = 1;  // bytes each link carries, in units of `bytes`
-  double steps = 1;
-  switch (op) {
-    case CollectiveOp::all_reduce: factor = 2 * (n - 1) / n; steps = 2 * (n - 1); break;
-    case CollectiveOp::all_gather:
-    case CollectiveOp::reduce_scatter: factor = (n - 1) / n; steps = n - 1; break;
-    case CollectiveOp::broadcast: factor = 1; steps = n - 1; break;
-    case CollectiveOp::sendrecv: factor = 1; steps = 1; break;
-    case CollectiveOp::alltoall: break;
-  }
-  out.time_us = kLaunchUs + steps * step + factor * with_fill(s) / bytes_per_us(ring_gbps);
+  const RingTraffic t = ring_traffic(op, n);
+  out.time_us = kLaunchUs + t.steps * step + t.factor * with_fill(s) / bytes_per_us(ring_gbps);
   return out;
 }
 
