@@ -12,6 +12,7 @@
 #include "analysis/burnin_judge.hpp"
 #include "cli/burnin_backends.hpp"
 #include "cli/burnin_output.hpp"
+#include "cli/target_options.hpp"
 #include "cli/commands.hpp"
 #include "platform/environment.hpp"
 #include "probes/burnin_progress.hpp"
@@ -36,30 +37,6 @@ struct BurninOptions {
   double straggler_tolerance = 10;
   bool json = false;
 };
-
-core::Result<std::vector<int>> parse_gpu_list(const std::string& text) {
-  std::vector<int> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    auto end = text.find(',', start);
-    if (end == std::string::npos) end = text.size();
-    const std::string item = text.substr(start, end - start);
-    const auto dash = item.find('-');
-    int lo = 0, hi = 0;
-    const auto parse = [](const std::string& s, int& v) {
-      const auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-      return ec == std::errc() && p == s.data() + s.size() && v >= 0;
-    };
-    const bool ok = dash == std::string::npos ? parse(item, lo) && parse(item, hi)
-                                              : parse(item.substr(0, dash), lo) && parse(item.substr(dash + 1), hi);
-    if (!ok || hi < lo) return core::usage_error(fmt::format("--gpus '{}': expected indices like 0,1,4-7", text));
-    for (int g = lo; g <= hi; ++g) out.push_back(g);
-    start = end + 1;
-  }
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
 
 std::string default_db_path() {
   const std::time_t now = std::time(nullptr);

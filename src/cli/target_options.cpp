@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <charconv>
-#include <sstream>
 
 namespace gpuvet::cli {
 
@@ -22,20 +21,28 @@ core::Result<sim::SimState> simulated_state(const std::string& profile, const st
 
 core::Result<std::vector<int>> parse_gpu_list(const std::string& text) {
   std::vector<int> out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    std::size_t used = 0;
-    int v = -1;
-    try {
-      v = std::stoi(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
+  if (text.empty()) return out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const auto comma = std::min(text.find(',', start), text.size());
+    const std::string item = text.substr(start, comma - start);
+    const auto dash = item.find('-');
+    const std::size_t lo_end = dash == std::string::npos ? item.size() : dash;
+    int lo = 0;
+    int hi = 0;
+    const auto a = std::from_chars(item.data(), item.data() + lo_end, lo);
+    bool ok = a.ec == std::errc() && a.ptr == item.data() + lo_end && lo >= 0;
+    hi = lo;
+    if (ok && dash != std::string::npos) {
+      const auto b = std::from_chars(item.data() + dash + 1, item.data() + item.size(), hi);
+      ok = b.ec == std::errc() && b.ptr == item.data() + item.size() && hi >= lo;
     }
-    if (item.empty() || used != item.size() || v < 0) {
-      return core::usage_error("--gpus '" + text + "': expected GPU indices separated by commas, e.g. 0,1,4");
+    if (!ok) return core::usage_error(fmt::format("--gpus: '{}' is not a GPU index or range (e.g. 0,2,4-7)", item));
+    for (int g = lo; g <= hi; ++g) {
+      if (std::find(out.begin(), out.end(), g) != out.end()) return core::usage_error(fmt::format("--gpus: GPU {} given twice", g));
+      out.push_back(g);
     }
-    out.push_back(v);
+    start = comma + 1;
   }
   return out;
 }
@@ -46,30 +53,12 @@ core::Result<std::vector<int>> select_gpus(const std::string& text, const core::
     for (const auto& g : machine.gpus) out.push_back(g.index);
     return out;
   }
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    const auto comma = std::min(text.find(',', start), text.size());
-    const std::string item = text.substr(start, comma - start);
-    const auto dash = item.find('-');
-    const std::size_t lo_end = dash == std::string::npos ? item.size() : dash;
-    int lo = 0;
-    int hi = 0;
-    const auto a = std::from_chars(item.data(), item.data() + lo_end, lo);
-    bool ok = a.ec == std::errc() && a.ptr == item.data() + lo_end;
-    hi = lo;
-    if (ok && dash != std::string::npos) {
-      const auto b = std::from_chars(item.data() + dash + 1, item.data() + item.size(), hi);
-      ok = b.ec == std::errc() && b.ptr == item.data() + item.size() && hi >= lo;
-    }
-    if (!ok) return core::usage_error(fmt::format("--gpus: '{}' is not a GPU index or range (e.g. 0,2,4-7)", item));
-    for (int g = lo; g <= hi; ++g) {
-      if (core::position_of_gpu(machine, g) < 0) return core::usage_error(fmt::format("--gpus: this machine has no GPU {}", g));
-      if (std::find(out.begin(), out.end(), g) != out.end()) return core::usage_error(fmt::format("--gpus: GPU {} given twice", g));
-      out.push_back(g);
-    }
-    start = comma + 1;
+  auto parsed = parse_gpu_list(text);
+  if (!parsed) return parsed.error();
+  for (int g : *parsed) {
+    if (core::position_of_gpu(machine, g) < 0) return core::usage_error(fmt::format("--gpus: this machine has no GPU {}", g));
   }
-  return out;
+  return parsed;
 }
 
 }  // namespace gpuvet::cli
