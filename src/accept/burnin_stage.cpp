@@ -101,6 +101,7 @@ class BurninStage final : public Stage {
     run.started_unix_ms = setup_.clock->unix_ms();
     run.stress_backend = setup_.stress->describe();
     run.telemetry_source = setup_.telemetry->describe();
+    const auto guard = setup_.guard_interrupts ? setup_.guard_interrupts() : nullptr;
     auto store = telemetry::TelemetryStore::create(*path, run, *gpus, *setup_.wall);
     if (!store) return error(std::move(record), store.error());
     auto outcome = probes::run_burnin(plan, *setup_.telemetry, *setup_.stress, *store.value(), *setup_.clock, setup_.observer,
@@ -112,7 +113,11 @@ class BurninStage final : public Stage {
     const auto judged = analysis::judge_burnin(*stored);
     record.findings = judged.findings;
     record.series = series_of(*stored);
-    for (auto& c : record.clauses) decide(c, limits, *stored, judged, *outcome, *path);
+    // A machine whose GPUs have NVLink ports must report their error counters.
+    const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {
+      return g.nvlinks && !g.nvlinks->empty();
+    });
+    for (auto& c : record.clauses) decide(c, limits, *stored, judged, *outcome, *path, has_nvlink);
     // An interrupted soak is not a finished stage: a resumed accept runs it again (the database of
     // this attempt stays in the bundle).
     const bool interrupted = outcome->status == core::BurninStatus::interrupted;
@@ -129,7 +134,8 @@ class BurninStage final : public Stage {
   }
 
   static void decide(ClauseResult& c, const spec::BurninLimits& limits, const core::BurninRecord& stored,
-                     const core::BurninAssessment& judged, const probes::BurninOutcome& outcome, const std::string& db) {
+                     const core::BurninAssessment& judged, const probes::BurninOutcome& outcome, const std::string& db,
+                     bool has_nvlink) {
     if (c.id != "burnin") return;
     const auto totals = analysis::soak_totals(stored);
     c.unit = "h";
@@ -163,12 +169,17 @@ class BurninStage final : public Stage {
       if (std::find(c.findings.begin(), c.findings.end(), code) == c.findings.end()) c.findings.push_back(code);
     };
     std::vector<std::string> unknown;
+    auto missing = [&](const std::vector<int>& gpus, const char* what) {
+      if (gpus.empty()) return;
+      std::string list;
+      for (int g : gpus) list += (list.empty() ? "" : ",") + std::to_string(g);
+      unknown.push_back(fmt::format("{} of GPU {}", what, list));
+    };
+    missing(totals.gpus_without_throttle_reasons, "throttle reasons");
     if (totals.throttle_fraction) {
       over(*totals.throttle_fraction > limits.throttle_max_fraction, "throttle_reasons",
            fmt::format("GPU {} throttled {:.1f} % of the time, more than the {:g} % tolerated", totals.throttle_gpu,
                        *totals.throttle_fraction * 100, limits.throttle_max_fraction * 100));
-    } else {
-      unknown.push_back("throttle reasons");
     }
     // A card without ECC (GeForce) has no uncorrectable-error counter: nothing to count, which is
     // not the same as a counter that could not be read.
@@ -177,16 +188,21 @@ class BurninStage final : public Stage {
         return u.gpu == g.index && u.field == "ecc_uncorrected";
       });
     });
+    // Totals over the GPUs that did report are a lower bound: exceeding the tolerance fails even when
+    // some GPU's counter is missing (which alone leaves the clause not run).
     if (no_ecc) {
       c.observed += "; the GPUs have no ECC";
-    } else if (totals.ecc_uncorrectable_new) {
-      over(*totals.ecc_uncorrectable_new > static_cast<std::uint64_t>(limits.ecc_uncorrectable_max), "ecc_errors_new",
-           fmt::format("{} new uncorrectable ECC errors, more than the {} tolerated", *totals.ecc_uncorrectable_new, limits.ecc_uncorrectable_max));
     } else {
-      unknown.push_back("uncorrectable ECC counters");
+      missing(totals.gpus_without_ecc, "uncorrectable ECC counters");
+      if (totals.ecc_uncorrectable_new) {
+        over(*totals.ecc_uncorrectable_new > static_cast<std::uint64_t>(limits.ecc_uncorrectable_max), "ecc_errors_new",
+             fmt::format("{} new uncorrectable ECC errors, more than the {} tolerated", *totals.ecc_uncorrectable_new,
+                         limits.ecc_uncorrectable_max));
+      }
     }
     over(totals.xid_events > static_cast<std::uint64_t>(limits.xid_max), "xid_event",
          fmt::format("{} Xid events, more than the {} tolerated", totals.xid_events, limits.xid_max));
+    if (has_nvlink) missing(totals.gpus_without_nvlink, "NVLink error counters");
     if (totals.nvlink_errors_new) {
       over(*totals.nvlink_errors_new > static_cast<std::uint64_t>(limits.nvlink_errors_max), "nvlink_errors_growing",
            fmt::format("{} new NVLink errors (CRC, recoveries), more than the {} tolerated", *totals.nvlink_errors_new, limits.nvlink_errors_max));

@@ -32,6 +32,9 @@ struct BurninStageSetup {
   double interval_s = 1.0;
   probes::BurninObserver* observer = nullptr;   // live progress (the CLI's, on stderr)
   const std::atomic<bool>* cancel = nullptr;    // set by SIGINT/SIGTERM: the stage ends not run
+  // Called when the soak starts; what it returns lives until the soak ends (the CLI's handler that
+  // turns SIGINT/SIGTERM into `cancel`). Empty: nothing.
+  std::function<std::shared_ptr<void>()> guard_interrupts;
 };
 
 std::unique_ptr<Stage> make_burnin_stage(BurninStageSetup setup);

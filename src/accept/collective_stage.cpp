@@ -61,8 +61,8 @@ std::vector<std::vector<int>> sets_of(int size, const std::vector<int>& gpus, bo
   return out;
 }
 
-// The set size the scaling clause compares all GPUs with: 4-GPU subsets above 4 GPUs, pairs
-// otherwise (0: nothing to compare with). The best set of that size is the base: what a job of
+// The set size the scaling clause compares all GPUs with: 4-GPU subsets above 4 GPUs (half of the
+// usual 8), pairs on 3 or 4 (0: nothing to compare with). The best set of that size is the base: what a job of
 // half the size gets on this machine (the NVLink half of a 4+4 trap), which the whole machine
 // should keep.
 int half_size(int n) { return n > 4 ? 4 : n > 2 ? 2 : 0; }
@@ -70,6 +70,13 @@ int half_size(int n) { return n > 4 ? 4 : n > 2 ? 2 : 0; }
 core::Reading<double> first_busbw(const SetResult& r) {
   if (r.measurement.run.rows.empty()) return core::Reading<double>::absent("not measured");
   return r.measurement.run.rows.front().out_of_place.busbw_gbps;
+}
+
+// A finding of a measured set that fails any clause built on that set: wrong results, a hang, and
+// (for `auto` clauses) busbw below the envelope's fail line.
+bool fails_clause(const core::Finding& f, bool judged_by_envelope) {
+  return f.code == "collective_wrong_results" || f.code == "collective_hung" ||
+         (judged_by_envelope && f.code == "busbw_below_expected" && f.severity == core::Severity::fail);
 }
 
 // The first few reasons and how many more: a slow GPU fails dozens of sets, and the report lists
@@ -115,7 +122,7 @@ class CollectivesStage final : public Stage {
     for (const auto& floor : ctx.spec.busbw) {
       const auto op = api::parse_collective_op(floor.op);
       const int size = floor.gpus == 0 ? n : floor.gpus;
-      if (op && (size == n || ((size == 2 || size == 4) && size < n))) plan[*op].insert(size);
+      if (op && n >= 2 && (size == n || ((size == 2 || size == 4) && size < n))) plan[*op].insert(size);
     }
     if (ctx.spec.scaling_efficiency && half_size(n) > 0) plan[api::CollectiveOp::all_reduce].insert({half_size(n), n});
 
@@ -209,6 +216,10 @@ class CollectivesStage final : public Stage {
     if (!floor) return;
     const auto op = api::parse_collective_op(floor->op);
     const int size = floor->gpus == 0 ? n : floor->gpus;
+    if (n < 2) {
+      c.reason = fmt::format("the machine has {} GPU: a collective needs two", n);
+      return;
+    }
     if (!op) {
       c.reason = fmt::format("gpuvet does not run {} (it runs all_reduce, all_gather, reduce_scatter, alltoall, broadcast, sendrecv)", floor->op);
       return;
@@ -234,16 +245,19 @@ class CollectivesStage final : public Stage {
     const SetResult* lowest = nullptr;
     std::vector<std::string> failures;
     bool hung = false;
+    std::size_t unmeasured = 0;  // sets that gave no busbw
     for (const auto& s : sets) {
       for (const auto& f : s.findings) {
-        const bool counts = f.code == "collective_wrong_results" || f.code == "collective_hung" ||
-                            (!floor && f.code == "busbw_below_expected" && f.severity == core::Severity::fail);
-        if (!counts) continue;
+        if (!fails_clause(f, !floor)) continue;
         hung = hung || f.code == "collective_hung";
         if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
         failures.push_back(f.message);
       }
-      if (s.summary.peak_busbw_gbps && (!lowest || *s.summary.peak_busbw_gbps < *lowest->summary.peak_busbw_gbps)) lowest = &s;
+      if (!s.summary.peak_busbw_gbps) {
+        ++unmeasured;
+      } else if (!lowest || *s.summary.peak_busbw_gbps < *lowest->summary.peak_busbw_gbps) {
+        lowest = &s;
+      }
     }
     if (lowest) {
       c.measured = *lowest->summary.peak_busbw_gbps;
@@ -271,8 +285,10 @@ class CollectivesStage final : public Stage {
       c.reason = !lowest ? "no busbw was measured"
                          : "no envelope for this machine: " + lowest->summary.expected_basis + " (state a floor in GB/s)";
       return;
-    } else if (planned > sets.size() || hung) {
-      c.reason = stopped.empty() ? "not every GPU set was measured" : stopped;
+    } else if (planned > sets.size() || hung || unmeasured > 0) {
+      c.reason = !stopped.empty() ? stopped
+                 : unmeasured > 0 ? fmt::format("{} of {} GPU sets gave no busbw", unmeasured, sets.size())
+                                  : "not every GPU set was measured";
       return;
     } else {
       c.status = ClauseStatus::pass;
@@ -293,8 +309,23 @@ class CollectivesStage final : public Stage {
       return;
     }
     std::vector<double> halves;
-    for (const auto& s : it->second.by_size.at(half)) {
-      if (auto b = first_busbw(s)) halves.push_back(*b);
+    std::vector<std::string> broken;  // hangs and wrong results in the sets compared
+    for (int size : {half, n}) {
+      for (const auto& s : it->second.by_size.at(size)) {
+        if (size == half) {
+          if (auto b = first_busbw(s)) halves.push_back(*b);
+        }
+        for (const auto& f : s.findings) {
+          if (!fails_clause(f, false)) continue;
+          broken.push_back(f.message);
+          if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
+        }
+      }
+    }
+    if (!broken.empty()) {
+      c.status = ClauseStatus::fail;
+      c.reason = summarize_reasons(broken);
+      return;
     }
     const auto all = first_busbw(it->second.by_size.at(n).front());
     const auto base = best(halves);

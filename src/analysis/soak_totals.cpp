@@ -69,6 +69,12 @@ SoakTotals soak_totals(const core::BurninRecord& record) {
     add_to(t.ecc_uncorrectable_new, g.ecc);
     for (const auto& [key, span] : g.nvlink) add_to(t.nvlink_errors_new, span);
   }
+  for (const auto& gpu : record.gpus) {
+    const auto it = gpus.find(gpu.index);
+    if (it == gpus.end() || it->second.known == 0) t.gpus_without_throttle_reasons.push_back(gpu.index);
+    if (it == gpus.end() || !it->second.ecc.first) t.gpus_without_ecc.push_back(gpu.index);
+    if (it == gpus.end() || it->second.nvlink.empty()) t.gpus_without_nvlink.push_back(gpu.index);
+  }
   t.xid_events = static_cast<std::uint64_t>(std::count_if(record.events.begin(), record.events.end(), [](const auto& e) {
     return e.kind == core::TelemetryEventKind::xid;
   }));

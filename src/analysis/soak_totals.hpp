@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "core/telemetry.hpp"
 
@@ -21,6 +22,11 @@ struct SoakTotals {
   std::uint64_t xid_events = 0;                        // Xid events recorded (any code)
   std::optional<std::uint64_t> nvlink_errors_new;      // CRC (flit + data) and recoveries, over every link
   double recorded_s = 0;                               // time covered by samples
+  // GPUs of the run (record.gpus) that never reported the reading: their share of the totals is
+  // unknown, so a total that leaves them out is a lower bound, not a count.
+  std::vector<int> gpus_without_throttle_reasons;
+  std::vector<int> gpus_without_ecc;
+  std::vector<int> gpus_without_nvlink;
 };
 
 SoakTotals soak_totals(const core::BurninRecord& record);

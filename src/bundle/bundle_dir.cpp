@@ -41,11 +41,18 @@ core::Result<std::string> fresh_file(const fs::path& dir, const std::string& nam
   const fs::path target = dir / name;
   std::error_code ec;
   if (!fs::exists(target, ec)) return target.string();
+  // SQLite's write-ahead log and shared-memory files belong to the database: a killed writer
+  // leaves commits in the -wal file, so they move with it (and never meet the new database).
+  static constexpr const char* kSidecars[] = {"", "-wal", "-shm", "-journal"};
   for (int n = 1;; ++n) {
-    const fs::path kept = dir / fmt::format("{}.interrupted-{}", name, n);
-    if (fs::exists(kept, ec)) continue;
-    fs::rename(target, kept, ec);
-    if (ec) return fs_error("cannot keep the earlier file", target, ec);
+    const std::string kept = fmt::format("{}.earlier-{}", name, n);
+    if (fs::exists(dir / kept, ec)) continue;
+    for (const char* suffix : kSidecars) {
+      const fs::path from = dir / (name + suffix);
+      if (!fs::exists(from, ec)) continue;
+      fs::rename(from, dir / (kept + suffix), ec);
+      if (ec) return fs_error("cannot keep the earlier file", from, ec);
+    }
     return target.string();
   }
 }

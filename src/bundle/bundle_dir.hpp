@@ -19,8 +19,9 @@ core::Result<bool> write_file(const std::filesystem::path& dir, const std::strin
 // dir/name, or nullopt-like absence: Result error (bad_input) when it exists but cannot be read.
 core::Result<std::string> read_file(const std::filesystem::path& dir, const std::string& name);
 
-// The path of dir/name for a file about to be created there: when one exists already (left by an
-// interrupted attempt) it is kept, renamed to name.interrupted-N with the first free N.
+// The path of dir/name for a file about to be created there: when one exists already (an earlier
+// attempt's) it is kept, renamed to name.earlier-N with the first free N, with its SQLite -wal,
+// -shm and -journal files.
 core::Result<std::string> fresh_file(const std::filesystem::path& dir, const std::string& name);
 
 // SHA-256 of every regular file under dir (relative paths, '/'-separated), MANIFEST excluded.

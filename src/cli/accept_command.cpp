@@ -83,7 +83,9 @@ struct StageSetup {
   probes::BurninObserver* progress;
 };
 
-std::unique_ptr<accept::Stage> copy_provider(const AcceptOptions& o, bool vram) {
+// One copy backend for both stages: the VRAM check frees the buffers the bandwidth stage cached
+// (it wants every byte), which only works on the same backend.
+void add_copy_stages(const AcceptOptions& o, accept::StageProviders& providers) {
   std::shared_ptr<api::CopyBackend> copies;
   std::string unavailable;
   if (!o.sim_profile.empty()) {
@@ -99,13 +101,12 @@ std::unique_ptr<accept::Stage> copy_provider(const AcceptOptions& o, bool vram) 
   } else {
     unavailable = backend.error().message;
   }
-  if (vram) {
-    if (copies) return accept::make_vram_stage(copies);
-    return std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory", accept::vram_clauses, unavailable);
-  }
   if (!copies) {
-    return std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
-                                                      accept::bandwidth_clauses, unavailable);
+    providers.bandwidth = std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
+                                                                     accept::bandwidth_clauses, unavailable);
+    providers.vram = std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory",
+                                                                accept::vram_clauses, unavailable);
+    return;
   }
   probes::BandwidthOptions options;
   if (o.quick) {  // a first look that fits a Slurm prolog: fewer, smaller samples
@@ -113,7 +114,8 @@ std::unique_ptr<accept::Stage> copy_provider(const AcceptOptions& o, bool vram) 
     options.repeats = 8;
     options.bytes = 256ull << 20;
   }
-  return accept::make_bandwidth_stage(copies, options);
+  providers.bandwidth = accept::make_bandwidth_stage(copies, options);
+  providers.vram = accept::make_vram_stage(copies);
 }
 
 std::unique_ptr<accept::Stage> collectives_provider(const AcceptOptions& o) {
@@ -163,8 +165,11 @@ std::unique_ptr<accept::Stage> burnin_provider(const AcceptOptions& o, probes::B
   setup.run.faults = o.faults;
   if (!simulated) setup.observer = progress;  // a simulated soak takes seconds: no progress lines
   setup.cancel = InterruptGuard::flag();
+  // Ctrl-C and SIGTERM end a live soak cleanly (everything recorded stays); before and after it
+  // they stop gpuvet as usual.
+  if (!simulated) setup.guard_interrupts = [] { return std::static_pointer_cast<void>(std::make_shared<InterruptGuard>()); };
   const std::string out_dir = o.out_dir;
-  // The database lives in the bundle; an earlier, interrupted attempt's database is kept beside it.
+  // The database lives in the bundle; an earlier attempt's database is kept beside it.
   setup.db_path = [out_dir]() -> core::Result<std::string> {
     if (out_dir.empty()) return std::string(":memory:");
     return bundle::fresh_file(out_dir, bundle::kTelemetryDatabase);
@@ -174,8 +179,7 @@ std::unique_ptr<accept::Stage> burnin_provider(const AcceptOptions& o, probes::B
 
 accept::StageProviders stage_providers(const AcceptOptions& o, probes::BurninObserver* progress) {
   accept::StageProviders providers;
-  providers.bandwidth = copy_provider(o, false);
-  providers.vram = copy_provider(o, true);
+  add_copy_stages(o, providers);
   providers.collectives = collectives_provider(o);
   providers.burnin = burnin_provider(o, progress);
   return providers;
@@ -185,6 +189,7 @@ accept::StageProviders stage_providers(const AcceptOptions& o, probes::BurninObs
 std::string run_key(const std::string& spec_text, const AcceptOptions& o, const core::Machine& m) {
   std::string id = m.source + "\n" + m.hostname.value_or("") + "\n";
   for (const auto& f : o.faults) id += f + "\n";
+  if (o.quick) id += "--quick\n";  // a quick run's sampled stages never stand in for a full run's
   return bundle::sha256_hex(spec_text + "\n--\n" + id);
 }
 
@@ -241,8 +246,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   progress_options.plain_every_s = 60;
   probes::BurninProgress progress(streams.err, progress_options);
   const auto stages = accept::make_stages(stage_providers(o, &progress));
-  std::optional<InterruptGuard> guard;
-  if (o.sim_profile.empty()) guard.emplace();
+
 
   const std::string key = run_key(*spec_text, o, *machine);
   std::vector<accept::StageRecord> resumed;

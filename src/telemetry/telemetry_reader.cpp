@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <string>
+#include <string_view>
 #include <tuple>
+#include <type_traits>
+#include <vector>
 
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
@@ -28,25 +32,38 @@ struct AbsenceLookup {
   }
 };
 
-template <class T>
-core::Reading<T> reading_from(const Statement& st, int column, const std::string& absent_reason) {
-  if (st.is_null(column)) return core::Reading<T>::absent(absent_reason);
-  if constexpr (std::is_floating_point_v<T>) {
-    return static_cast<T>(st.get_double(column));
+// Reads `column` into `out`; a NULL becomes an absence with reason(), computed only then.
+template <class T, class Reason>
+void read_column(const Statement& st, int column, core::Reading<T>& out, Reason&& reason) {
+  if (st.is_null(column)) {
+    out = core::Reading<T>::absent(reason());
+  } else if constexpr (std::is_floating_point_v<T>) {
+    out = static_cast<T>(st.get_double(column));
   } else if constexpr (std::is_same_v<T, std::string>) {
-    return st.get_text(column);
+    out = st.get_text(column);
   } else if constexpr (std::is_same_v<T, bool>) {
-    return st.get_int(column) != 0;
+    out = st.get_int(column) != 0;
   } else {
-    return static_cast<T>(st.get_int(column));
+    out = static_cast<T>(st.get_int(column));
   }
 }
 
-// As reading_from, computing the absence reason only for a NULL.
-template <class T, class Reason>
-core::Reading<T> reading_lazy(const Statement& st, int column, Reason&& reason) {
-  if (st.is_null(column)) return core::Reading<T>::absent(reason());
-  return reading_from<T>(st, column, std::string());
+// Runs `sql` and hands each row to `row`; a row that returns an error stops the walk.
+template <class Row>
+std::optional<core::Error> for_each_row(Database& db, const std::string& sql, Row&& row) {
+  auto st = db.prepare(sql);
+  if (!st) return st.error();
+  Statement& s = *st.value();
+  while (true) {
+    auto more = s.step();
+    if (!more) return more.error();
+    if (!more.value()) return std::nullopt;
+    if constexpr (std::is_void_v<std::invoke_result_t<Row&, const Statement&>>) {
+      row(s);
+    } else if (auto e = row(s)) {
+      return e;
+    }
+  }
 }
 
 std::optional<core::Error> check_schema(Database& db) {
@@ -89,153 +106,123 @@ std::optional<core::Error> read_run(Database& db, core::BurninRunInfo& run) {
   if (!core::parse_burnin_status(s.get_text(8), run.status)) {
     return core::input_error(fmt::format("{}: unknown run status '{}'", db.path(), s.get_text(8)));
   }
-  run.ended_t_s = reading_from<double>(s, 9, "the run did not finish (killed or still running)");
+  read_column(s, 9, run.ended_t_s, [] { return "the run did not finish (killed or still running)"; });
   run.stress_backend = s.get_text(10);
   run.telemetry_source = s.get_text(11);
   return std::nullopt;
 }
 
+// What each GPU does not support: sample fields go to record.unsupported, all (GPU identity and
+// limits too, under kGpuFieldPrefix) to `reasons`.
+std::optional<core::Error> read_unsupported(Database& db, core::BurninRecord& record, Reasons& reasons) {
+  return for_each_row(db, "SELECT gpu, field, reason FROM unsupported ORDER BY gpu, field", [&](const Statement& s) {
+    const int gpu = static_cast<int>(s.get_int(0));
+    std::string field = s.get_text(1);
+    std::string reason = s.get_text(2);
+    if (field.rfind(kGpuFieldPrefix, 0) != 0) record.unsupported.push_back({gpu, field, reason});
+    reasons[{gpu, std::move(field)}] = std::move(reason);
+  });
+}
+
+std::optional<core::Error> read_gpus(Database& db, const Reasons& unsupported, std::vector<core::BurninGpu>& gpus) {
+  return for_each_row(db, fmt::format("SELECT {} FROM gpus ORDER BY idx", gpu_columns()), [&](const Statement& s) {
+    core::BurninGpu g;
+    g.index = static_cast<int>(s.get_int(0));
+    int col = 1;
+    for_each_gpu_field([&](std::string_view name, auto member) {
+      read_column(s, col++, g.*member, [&] {
+        auto it = unsupported.find({g.index, std::string(kGpuFieldPrefix) + std::string(name)});
+        return it == unsupported.end() ? std::string("not recorded") : it->second;
+      });
+    });
+    gpus.push_back(std::move(g));
+  });
+}
+
+std::optional<core::Error> read_tick_reasons(Database& db, TickReasons& at_tick) {
+  return for_each_row(db, "SELECT gpu, t_s, field, reason FROM sample_absences", [&](const Statement& s) {
+    at_tick[{static_cast<int>(s.get_int(0)), s.get_double(1), s.get_text(2)}] = s.get_text(3);
+  });
+}
+
+// NVLink rows in time order: (gpu, t_s, counters).
+using NvlinkRows = std::vector<std::tuple<int, double, core::NvLinkErrorSample>>;
+
+std::optional<core::Error> read_nvlink(Database& db, NvlinkRows& rows) {
+  return for_each_row(db, fmt::format("SELECT {} FROM nvlink ORDER BY t_s, gpu, link", nvlink_columns()), [&](const Statement& s) {
+    core::NvLinkErrorSample l;
+    l.link = static_cast<int>(s.get_int(2));
+    int col = 3;
+    const auto counter = [&](std::string_view, auto member) {
+      read_column(s, col++, l.*member, [] { return "not supported on this link"; });
+    };
+    for_each_field(counter, kNvlinkCounters);
+    rows.emplace_back(static_cast<int>(s.get_int(0)), s.get_double(1), std::move(l));
+  });
+}
+
+// Each sample sees, per link, the last NVLink row of its GPU at or before it.
+std::optional<core::Error> read_samples(Database& db, const AbsenceLookup& lookup, const NvlinkRows& nvlink_rows,
+                                        std::vector<core::TelemetrySample>& samples) {
+  std::map<int, std::map<int, core::NvLinkErrorSample>> links;  // gpu -> link -> current
+  std::size_t next_row = 0;
+  return for_each_row(db, fmt::format("SELECT {} FROM samples ORDER BY t_s, gpu", sample_columns()), [&](const Statement& s) {
+    core::TelemetrySample sample;
+    sample.gpu = static_cast<int>(s.get_int(0));
+    sample.t_s = s.get_double(1);
+    sample.unix_ms = s.get_int(2);
+    int col = 3;
+    for_each_sample_field([&](std::string_view name, auto member) {
+      read_column(s, col++, sample.*member, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
+    });
+    while (next_row < nvlink_rows.size() && std::get<1>(nvlink_rows[next_row]) <= sample.t_s) {
+      const auto& [gpu, t, link] = nvlink_rows[next_row++];
+      links[gpu][link.link] = link;
+    }
+    if (s.is_null(col)) {
+      sample.nvlink = core::Reading<std::vector<core::NvLinkErrorSample>>::absent(
+          lookup.reason(sample.gpu, sample.t_s, kNvlinkField));
+    } else {
+      std::vector<core::NvLinkErrorSample> v;
+      for (const auto& [index, link] : links[sample.gpu]) v.push_back(link);
+      sample.nvlink = std::move(v);
+    }
+    samples.push_back(std::move(sample));
+  });
+}
+
+std::optional<core::Error> read_events(Database& db, std::vector<core::TelemetryEvent>& events) {
+  const auto event = [&](const Statement& s) -> std::optional<core::Error> {
+    core::TelemetryEvent e;
+    e.gpu = static_cast<int>(s.get_int(0));
+    e.t_s = s.get_double(1);
+    if (!core::parse_telemetry_event_kind(s.get_text(2), e.kind)) {
+      return core::input_error(fmt::format("{}: unknown event kind '{}'", db.path(), s.get_text(2)));
+    }
+    e.code = static_cast<int>(s.get_int(3));
+    e.message = s.get_text(4);
+    events.push_back(std::move(e));
+    return std::nullopt;
+  };
+  return for_each_row(db, "SELECT gpu, t_s, kind, code, message FROM events ORDER BY t_s, rowid", event);
+}
+
 }  // namespace
 
 core::Result<core::BurninRecord> read_record(Database& db) {
-  if (auto e = check_schema(db)) return *e;
   core::BurninRecord record;
-  if (auto e = read_run(db, record.run)) return *e;
-
   Reasons unsupported;
-  {
-    auto st = db.prepare("SELECT gpu, field, reason FROM unsupported ORDER BY gpu, field");
-    if (!st) return st.error();
-    while (true) {
-      auto row = st.value()->step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      const int gpu = static_cast<int>(st.value()->get_int(0));
-      std::string field = st.value()->get_text(1);
-      std::string reason = st.value()->get_text(2);
-      if (field.rfind("gpu.", 0) != 0) record.unsupported.push_back({gpu, field, reason});
-      unsupported[{gpu, std::move(field)}] = std::move(reason);
-    }
-  }
-  const auto gpu_reason = [&](int gpu, const char* field) {
-    auto it = unsupported.find({gpu, std::string("gpu.") + field});
-    return it == unsupported.end() ? std::string("not recorded") : it->second;
-  };
-  {
-    auto st = db.prepare(
-        "SELECT idx, name, uuid, pci_bus_id, power_limit_w, shutdown_temp_c, slowdown_temp_c, max_sm_clock_mhz "
-        "FROM gpus ORDER BY idx");
-    if (!st) return st.error();
-    auto& s = *st.value();
-    while (true) {
-      auto row = s.step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      core::BurninGpu g;
-      g.index = static_cast<int>(s.get_int(0));
-      g.name = reading_from<std::string>(s, 1, gpu_reason(g.index, "name"));
-      g.uuid = reading_from<std::string>(s, 2, gpu_reason(g.index, "uuid"));
-      g.pci_bus_id = reading_from<std::string>(s, 3, gpu_reason(g.index, "pci_bus_id"));
-      g.power_limit_w = reading_from<double>(s, 4, gpu_reason(g.index, "power_limit_w"));
-      g.shutdown_temp_c = reading_from<double>(s, 5, gpu_reason(g.index, "shutdown_temp_c"));
-      g.slowdown_temp_c = reading_from<double>(s, 6, gpu_reason(g.index, "slowdown_temp_c"));
-      g.max_sm_clock_mhz = reading_from<double>(s, 7, gpu_reason(g.index, "max_sm_clock_mhz"));
-      record.gpus.push_back(std::move(g));
-    }
-  }
   TickReasons at_tick;
-  {
-    auto st = db.prepare("SELECT gpu, t_s, field, reason FROM sample_absences");
-    if (!st) return st.error();
-    while (true) {
-      auto row = st.value()->step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      at_tick[{static_cast<int>(st.value()->get_int(0)), st.value()->get_double(1), st.value()->get_text(2)}] =
-          st.value()->get_text(3);
-    }
-  }
-  // NVLink rows in time order; each sample sees, per link, the last row at or before it.
-  std::vector<std::tuple<int, double, core::NvLinkErrorSample>> nvlink_rows;
-  {
-    auto st = db.prepare("SELECT gpu, t_s, link, crc_flit, crc_data, replay, recovery FROM nvlink ORDER BY t_s, gpu, link");
-    if (!st) return st.error();
-    auto& s = *st.value();
-    while (true) {
-      auto row = s.step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      core::NvLinkErrorSample l;
-      l.link = static_cast<int>(s.get_int(2));
-      l.crc_flit = reading_from<std::uint64_t>(s, 3, "not supported on this link");
-      l.crc_data = reading_from<std::uint64_t>(s, 4, "not supported on this link");
-      l.replay = reading_from<std::uint64_t>(s, 5, "not supported on this link");
-      l.recovery = reading_from<std::uint64_t>(s, 6, "not supported on this link");
-      nvlink_rows.emplace_back(static_cast<int>(s.get_int(0)), s.get_double(1), std::move(l));
-    }
-  }
+  NvlinkRows nvlink_rows;
   const AbsenceLookup lookup{unsupported, at_tick};
-  {
-    auto st = db.prepare(fmt::format("SELECT {} FROM samples ORDER BY t_s, gpu", sample_columns()));
-    if (!st) return st.error();
-    auto& s = *st.value();
-    std::map<int, std::map<int, core::NvLinkErrorSample>> links;  // gpu -> link -> current
-    std::size_t next_row = 0;
-    while (true) {
-      auto row = s.step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      core::TelemetrySample sample;
-      sample.gpu = static_cast<int>(s.get_int(0));
-      sample.t_s = s.get_double(1);
-      sample.unix_ms = s.get_int(2);
-      int col = 3;
-      for (const auto& [name, member] : kRealFields) {
-        sample.*member = reading_lazy<double>(s, col++, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
-      }
-      for (const auto& [name, member] : kCountFields) {
-        sample.*member = reading_lazy<std::uint64_t>(s, col++, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
-      }
-      for (const auto& [name, member] : kIntFields) {
-        sample.*member = reading_lazy<int>(s, col++, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
-      }
-      for (const auto& [name, member] : kBoolFields) {
-        sample.*member = reading_lazy<bool>(s, col++, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
-      }
-      while (next_row < nvlink_rows.size() && std::get<1>(nvlink_rows[next_row]) <= sample.t_s) {
-        const auto& [gpu, t, link] = nvlink_rows[next_row++];
-        links[gpu][link.link] = link;
-      }
-      if (s.is_null(col)) {
-        sample.nvlink = core::Reading<std::vector<core::NvLinkErrorSample>>::absent(
-            lookup.reason(sample.gpu, sample.t_s, kNvlinkField));
-      } else {
-        std::vector<core::NvLinkErrorSample> v;
-        for (const auto& [index, link] : links[sample.gpu]) v.push_back(link);
-        sample.nvlink = std::move(v);
-      }
-      record.samples.push_back(std::move(sample));
-    }
-  }
-  {
-    auto st = db.prepare("SELECT gpu, t_s, kind, code, message FROM events ORDER BY t_s, rowid");
-    if (!st) return st.error();
-    auto& s = *st.value();
-    while (true) {
-      auto row = s.step();
-      if (!row) return row.error();
-      if (!row.value()) break;
-      core::TelemetryEvent e;
-      e.gpu = static_cast<int>(s.get_int(0));
-      e.t_s = s.get_double(1);
-      if (!core::parse_telemetry_event_kind(s.get_text(2), e.kind)) {
-        return core::input_error(fmt::format("{}: unknown event kind '{}'", db.path(), s.get_text(2)));
-      }
-      e.code = static_cast<int>(s.get_int(3));
-      e.message = s.get_text(4);
-      record.events.push_back(std::move(e));
-    }
-  }
+  if (auto e = check_schema(db)) return *e;
+  if (auto e = read_run(db, record.run)) return *e;
+  if (auto e = read_unsupported(db, record, unsupported)) return *e;
+  if (auto e = read_gpus(db, unsupported, record.gpus)) return *e;
+  if (auto e = read_tick_reasons(db, at_tick)) return *e;
+  if (auto e = read_nvlink(db, nvlink_rows)) return *e;
+  if (auto e = read_samples(db, lookup, nvlink_rows, record.samples)) return *e;
+  if (auto e = read_events(db, record.events)) return *e;
   return record;
 }
 

@@ -4,25 +4,55 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <type_traits>
 
 namespace gpuvet::telemetry {
 
+namespace {
+
+template <class Row, class T>
+constexpr std::string_view sql_type(core::Reading<T> Row::*) {
+  return std::is_floating_point_v<T> ? "REAL" : "INTEGER";
+}
+
+// A field visitor that appends ", name" to `out`.
+auto append_name(std::string& out) {
+  return [&out](std::string_view name, auto) { out += fmt::format(", {}", name); };
+}
+
+}  // namespace
+
 std::string sample_columns() {
   std::string out = "gpu, t_s, unix_ms";
-  for (const auto& f : kRealFields) out += fmt::format(", {}", f.first);
-  for (const auto& f : kCountFields) out += fmt::format(", {}", f.first);
-  for (const auto& f : kIntFields) out += fmt::format(", {}", f.first);
-  for (const auto& f : kBoolFields) out += fmt::format(", {}", f.first);
+  for_each_sample_field(append_name(out));
   out += fmt::format(", {}", kNvlinkField);
   return out;
 }
 
+std::string gpu_columns() {
+  std::string out = "idx";
+  for_each_gpu_field(append_name(out));
+  return out;
+}
+
+std::string nvlink_columns() {
+  std::string out = "gpu, t_s, link";
+  for_each_field(append_name(out), kNvlinkCounters);
+  return out;
+}
+
+std::string insert_sql(std::string_view table, const std::string& columns) {
+  std::string values = "?";
+  for (const char c : columns) {
+    if (c == ',') values += ",?";
+  }
+  return fmt::format("INSERT INTO {} ({}) VALUES ({})", table, columns, values);
+}
+
+// The gpus and nvlink tables spell out the columns of kGpu*Fields and kNvlinkCounters.
 std::string schema_sql() {
   std::string columns;
-  for (const auto& f : kRealFields) columns += fmt::format(",\n  {} REAL", f.first);
-  for (const auto& f : kCountFields) columns += fmt::format(",\n  {} INTEGER", f.first);
-  for (const auto& f : kIntFields) columns += fmt::format(",\n  {} INTEGER", f.first);
-  for (const auto& f : kBoolFields) columns += fmt::format(",\n  {} INTEGER", f.first);
+  for_each_sample_field([&](std::string_view name, auto member) { columns += fmt::format(",\n  {} {}", name, sql_type(member)); });
   return fmt::format(R"SQL(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE run (

@@ -1,10 +1,13 @@
 // The burn-in database schema (internal to src/telemetry): tables, the schema version, and the
-// one table of sample fields that both the writer and the reader walk, so a column can never be
-// written under one name and read under another. Version history in docs/measurement.md.
+// tables of fields (samples, GPUs, NVLink counters) that both the writer and the reader walk, so a
+// column can never be written under one name and read under another. Version history in
+// docs/measurement.md.
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -16,9 +19,15 @@ namespace gpuvet::telemetry {
 // Bump on any incompatible change; the reader refuses other versions with a clear error.
 inline constexpr int kSchemaVersion = 1;
 
+using core::BurninGpu;
+using core::NvLinkErrorSample;
 using core::TelemetrySample;
 
-inline constexpr std::array<std::pair<std::string_view, core::Reading<double> TelemetrySample::*>, 9> kRealFields = {{
+// A table of fields: column name -> member of Row holding a Reading<T>.
+template <class Row, class T, std::size_t N>
+using FieldTable = std::array<std::pair<std::string_view, core::Reading<T> Row::*>, N>;
+
+inline constexpr FieldTable<TelemetrySample, double, 9> kRealFields = {{
     {"gpu_temp_c", &TelemetrySample::gpu_temp_c},
     {"mem_temp_c", &TelemetrySample::mem_temp_c},
     {"sm_clock_mhz", &TelemetrySample::sm_clock_mhz},
@@ -30,7 +39,7 @@ inline constexpr std::array<std::pair<std::string_view, core::Reading<double> Te
     {"tflops", &TelemetrySample::tflops},
 }};
 
-inline constexpr std::array<std::pair<std::string_view, core::Reading<std::uint64_t> TelemetrySample::*>, 5> kCountFields = {{
+inline constexpr FieldTable<TelemetrySample, std::uint64_t, 5> kCountFields = {{
     {"clocks_event_reasons", &TelemetrySample::clocks_event_reasons},
     {"ecc_corrected", &TelemetrySample::ecc_corrected},
     {"ecc_uncorrected", &TelemetrySample::ecc_uncorrected},
@@ -38,25 +47,73 @@ inline constexpr std::array<std::pair<std::string_view, core::Reading<std::uint6
     {"miscompares", &TelemetrySample::miscompares},
 }};
 
-inline constexpr std::array<std::pair<std::string_view, core::Reading<int> TelemetrySample::*>, 3> kIntFields = {{
+inline constexpr FieldTable<TelemetrySample, int, 3> kIntFields = {{
     {"pstate", &TelemetrySample::pstate},
     {"retired_pages_sbe", &TelemetrySample::retired_pages_sbe},
     {"retired_pages_dbe", &TelemetrySample::retired_pages_dbe},
 }};
 
-inline constexpr std::array<std::pair<std::string_view, core::Reading<bool> TelemetrySample::*>, 2> kBoolFields = {{
+inline constexpr FieldTable<TelemetrySample, bool, 2> kBoolFields = {{
     {"retired_pages_pending", &TelemetrySample::retired_pages_pending},
     {"remap_pending", &TelemetrySample::remap_pending},
 }};
 
+// Calls visit(name, member) for each field of the tables in order, each member with its own type.
+template <class Visit, class... Tables>
+void for_each_field(Visit&& visit, const Tables&... tables) {
+  const auto walk = [&](const auto& table) {
+    for (const auto& [name, member] : table) visit(name, member);
+  };
+  (walk(tables), ...);
+}
+
+// The sample fields in column order (after gpu, t_s, unix_ms; before nvlink).
+template <class Visit>
+void for_each_sample_field(Visit&& visit) {
+  for_each_field(visit, kRealFields, kCountFields, kIntFields, kBoolFields);
+}
+
 // The nvlink column of samples holds the number of links in the sample (NULL: not read).
 inline constexpr std::string_view kNvlinkField = "nvlink";
+
+// The gpus table after idx. Why one of them is absent is kept in the unsupported table under
+// kGpuFieldPrefix + name ("gpu.uuid").
+inline constexpr FieldTable<BurninGpu, std::string, 3> kGpuTextFields = {{
+    {"name", &BurninGpu::name},
+    {"uuid", &BurninGpu::uuid},
+    {"pci_bus_id", &BurninGpu::pci_bus_id},
+}};
+inline constexpr FieldTable<BurninGpu, double, 4> kGpuRealFields = {{
+    {"power_limit_w", &BurninGpu::power_limit_w},
+    {"shutdown_temp_c", &BurninGpu::shutdown_temp_c},
+    {"slowdown_temp_c", &BurninGpu::slowdown_temp_c},
+    {"max_sm_clock_mhz", &BurninGpu::max_sm_clock_mhz},
+}};
+inline constexpr std::string_view kGpuFieldPrefix = "gpu.";
+
+template <class Visit>
+void for_each_gpu_field(Visit&& visit) {
+  for_each_field(visit, kGpuTextFields, kGpuRealFields);
+}
+
+// The counters of the nvlink table, after gpu, t_s, link.
+inline constexpr FieldTable<NvLinkErrorSample, std::uint64_t, 4> kNvlinkCounters = {{
+    {"crc_flit", &NvLinkErrorSample::crc_flit},
+    {"crc_data", &NvLinkErrorSample::crc_data},
+    {"replay", &NvLinkErrorSample::replay},
+    {"recovery", &NvLinkErrorSample::recovery},
+}};
 
 // DDL for a new database.
 std::string schema_sql();
 // "gpu, t_s, unix_ms, gpu_temp_c, ..., nvlink": the samples columns in the order above.
 std::string sample_columns();
-inline constexpr int kSampleColumnCount = 3 + 9 + 5 + 3 + 2 + 1;
+// "idx, name, ..., max_sm_clock_mhz": the gpus columns in the order above.
+std::string gpu_columns();
+// "gpu, t_s, link, crc_flit, ..., recovery": the nvlink columns in the order above.
+std::string nvlink_columns();
+// "INSERT INTO table (columns) VALUES (?,...)" for one of the column lists above.
+std::string insert_sql(std::string_view table, const std::string& columns);
 
 class Database;
 // Reads a whole run through an open connection (telemetry_reader.cpp).

@@ -2,8 +2,6 @@
 // transactions.
 #include "telemetry/telemetry_store.hpp"
 
-#include <fmt/format.h>
-
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 
@@ -30,6 +28,16 @@ void bind_reading(Statement& st, int index, const core::Reading<T>& r) {
   }
 }
 
+constexpr const char* kInsertUnsupported = "INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)";
+
+// One row of kInsertUnsupported.
+std::optional<core::Error> insert_unsupported(Statement& st, const core::UnsupportedField& field) {
+  st.bind(1, static_cast<std::int64_t>(field.gpu));
+  st.bind(2, field.field);
+  st.bind(3, field.reason);
+  return st.run();
+}
+
 std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& run, const std::vector<core::BurninGpu>& gpus) {
   auto st = db.prepare(
       "INSERT INTO run (id, source, simulated, hostname, dtype, faults, interval_s, planned_duration_s, "
@@ -48,36 +56,24 @@ std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& ru
   s.bind(10, run.stress_backend);
   s.bind(11, run.telemetry_source);
   if (auto e = s.run()) return e;
-  auto g = db.prepare(
-      "INSERT INTO gpus (idx, name, uuid, pci_bus_id, power_limit_w, shutdown_temp_c, slowdown_temp_c, "
-      "max_sm_clock_mhz) VALUES (?,?,?,?,?,?,?,?)");
+  auto g = db.prepare(insert_sql("gpus", gpu_columns()));
   if (!g) return g.error();
-  auto u = db.prepare("INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)");
+  auto u = db.prepare(kInsertUnsupported);
   if (!u) return u.error();
   for (const auto& gpu : gpus) {
     auto& q = *g.value();
     q.bind(1, static_cast<std::int64_t>(gpu.index));
-    bind_reading(q, 2, gpu.name);
-    bind_reading(q, 3, gpu.uuid);
-    bind_reading(q, 4, gpu.pci_bus_id);
-    bind_reading(q, 5, gpu.power_limit_w);
-    bind_reading(q, 6, gpu.shutdown_temp_c);
-    bind_reading(q, 7, gpu.slowdown_temp_c);
-    bind_reading(q, 8, gpu.max_sm_clock_mhz);
+    int col = 2;
+    for_each_gpu_field([&](std::string_view, auto member) { bind_reading(q, col++, gpu.*member); });
     if (auto e = q.run()) return e;
     // Why an identity or limit is unknown, under the same table as unsupported fields.
-    const std::pair<const char*, std::string> absent[] = {
-        {"gpu.name", gpu.name.reason()},         {"gpu.uuid", gpu.uuid.reason()},
-        {"gpu.pci_bus_id", gpu.pci_bus_id.reason()}, {"gpu.power_limit_w", gpu.power_limit_w.reason()},
-        {"gpu.shutdown_temp_c", gpu.shutdown_temp_c.reason()}, {"gpu.slowdown_temp_c", gpu.slowdown_temp_c.reason()},
-        {"gpu.max_sm_clock_mhz", gpu.max_sm_clock_mhz.reason()}};
-    for (const auto& [field, reason] : absent) {
-      if (reason.empty()) continue;
-      auto& r = *u.value();
-      r.bind(1, static_cast<std::int64_t>(gpu.index));
-      r.bind(2, std::string(field));
-      r.bind(3, reason);
-      if (auto e = r.run()) return e;
+    std::vector<core::UnsupportedField> absent;
+    for_each_gpu_field([&](std::string_view name, auto member) {
+      std::string reason = (gpu.*member).reason();
+      if (!reason.empty()) absent.push_back({gpu.index, std::string(kGpuFieldPrefix) + std::string(name), std::move(reason)});
+    });
+    for (const auto& field : absent) {
+      if (auto e = insert_unsupported(*u.value(), field)) return e;
     }
   }
   return std::nullopt;
@@ -111,10 +107,8 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
   if (auto e = d.exec("COMMIT")) return *e;
 
   std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(db).value(), commit_clock, options));
-  std::string placeholders = "?";
-  for (int i = 1; i < kSampleColumnCount; ++i) placeholders += ",?";
-  auto s = store->db_->prepare(fmt::format("INSERT INTO samples ({}) VALUES ({})", sample_columns(), placeholders));
-  auto n = store->db_->prepare("INSERT INTO nvlink (gpu, t_s, link, crc_flit, crc_data, replay, recovery) VALUES (?,?,?,?,?,?,?)");
+  auto s = store->db_->prepare(insert_sql("samples", sample_columns()));
+  auto n = store->db_->prepare(insert_sql("nvlink", nvlink_columns()));
   auto e = store->db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
   auto a = store->db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
   for (auto* r : {&s, &n, &e, &a}) {
@@ -154,15 +148,11 @@ std::optional<core::Error> TelemetryStore::end_tick() {
 
 std::optional<core::Error> TelemetryStore::record_unsupported(const std::vector<core::UnsupportedField>& fields) {
   if (auto e = begin()) return e;
-  auto st = db_->prepare("INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)");
+  auto st = db_->prepare(kInsertUnsupported);
   if (!st) return st.error();
   for (const auto& f : fields) {
     unsupported_.insert({f.gpu, f.field});
-    auto& s = *st.value();
-    s.bind(1, static_cast<std::int64_t>(f.gpu));
-    s.bind(2, f.field);
-    s.bind(3, f.reason);
-    if (auto e = s.run()) return e;
+    if (auto e = insert_unsupported(*st.value(), f)) return e;
   }
   return commit();
 }
@@ -180,22 +170,10 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetrySample& s
       absences.emplace_back(field, reading.reason());
     }
   };
-  for (const auto& [name, member] : kRealFields) {
+  for_each_sample_field([&](std::string_view name, auto member) {
     bind_reading(s, col++, sample.*member);
     note(name, sample.*member);
-  }
-  for (const auto& [name, member] : kCountFields) {
-    bind_reading(s, col++, sample.*member);
-    note(name, sample.*member);
-  }
-  for (const auto& [name, member] : kIntFields) {
-    bind_reading(s, col++, sample.*member);
-    note(name, sample.*member);
-  }
-  for (const auto& [name, member] : kBoolFields) {
-    bind_reading(s, col++, sample.*member);
-    note(name, sample.*member);
-  }
+  });
   if (sample.nvlink.known()) {
     s.bind(col++, static_cast<std::int64_t>(sample.nvlink->size()));
   } else {
@@ -224,10 +202,8 @@ std::optional<core::Error> TelemetryStore::write_nvlink(const core::TelemetrySam
     n.bind(1, static_cast<std::int64_t>(sample.gpu));
     n.bind(2, sample.t_s);
     n.bind(3, static_cast<std::int64_t>(link.link));
-    bind_reading(n, 4, link.crc_flit);
-    bind_reading(n, 5, link.crc_data);
-    bind_reading(n, 6, link.replay);
-    bind_reading(n, 7, link.recovery);
+    int col = 4;
+    for_each_field([&](std::string_view, auto member) { bind_reading(n, col++, link.*member); }, kNvlinkCounters);
     if (auto e = n.run()) return e;
     last_nvlink_[key] = link;
   }

@@ -20,6 +20,18 @@ core::Reading<T> field(TelemetryGpu& g, const std::string& name, Symbol symbol, 
   return r;
 }
 
+// NVML writes 64-bit counters to an unsigned long long, which std::uint64_t need not be (it is
+// unsigned long on LP64): wraps `call(unsigned long long*)` as a query callable filling a uint64_t.
+template <class Call>
+auto u64_out(Call call) {
+  return [call](std::uint64_t& v) {
+    unsigned long long raw = 0;
+    const nvmlReturn_t code = call(&raw);
+    v = raw;
+    return code;
+  };
+}
+
 // Field-value ids `ids` (scope 0) in one call; absent per element on failure.
 std::vector<core::Reading<std::uint64_t>> field_values(TelemetryGpu& g, const std::vector<std::pair<std::string, unsigned>>& ids) {
   std::vector<core::Reading<std::uint64_t>> out(ids.size());
@@ -111,12 +123,9 @@ core::Reading<std::vector<core::NvLinkErrorSample>> read_nvlink(TelemetryGpu& g)
     core::NvLinkErrorSample s;
     s.link = static_cast<int>(link);
     const auto counter = [&](nvmlNvLinkErrorCounter_t which) {
-      return g.reader.query<std::uint64_t>(Symbol::device_get_nvlink_error_counter, [&](std::uint64_t& v) {
-        unsigned long long raw = 0;
-        const nvmlReturn_t code = g.reader.api().device_get_nvlink_error_counter(g.reader.device(), link, which, &raw);
-        v = raw;
-        return code;
-      });
+      return g.reader.query<std::uint64_t>(Symbol::device_get_nvlink_error_counter, u64_out([&](unsigned long long* v) {
+        return g.reader.api().device_get_nvlink_error_counter(g.reader.device(), link, which, v);
+      }));
     };
     s.crc_flit = counter(kNvLinkErrorDlCrcFlit);
     s.crc_data = counter(kNvLinkErrorDlCrcData);
@@ -183,34 +192,22 @@ core::TelemetrySample read_sample(TelemetryGpu& g) {
                          [&](unsigned int& v) { return api.device_get_power_usage(d, &v); }, 1e-3);
   s.energy_j = map_reading<double>(
       field<std::uint64_t>(g, "energy_j", Symbol::device_get_total_energy_consumption,
-                           [&](std::uint64_t& v) {
-                             unsigned long long raw = 0;
-                             const nvmlReturn_t code = api.device_get_total_energy_consumption(d, &raw);
-                             v = raw;
-                             return code;
-                           }),
+                           u64_out([&](unsigned long long* v) { return api.device_get_total_energy_consumption(d, v); })),
       [](std::uint64_t mj) { return static_cast<double>(mj) / 1000.0; });
   const auto util = field<nvmlUtilization_t>(g, "utilization", Symbol::device_get_utilization_rates,
                                              [&](nvmlUtilization_t& v) { return api.device_get_utilization_rates(d, &v); });
   s.util_gpu_pct = map_reading<double>(util, [](const nvmlUtilization_t& u) { return static_cast<double>(u.gpu); });
   s.util_mem_pct = map_reading<double>(util, [](const nvmlUtilization_t& u) { return static_cast<double>(u.memory); });
-  s.clocks_event_reasons = field<std::uint64_t>(g, "clocks_event_reasons", Symbol::device_get_current_clocks_event_reasons,
-                                                [&](std::uint64_t& v) {
-                                                  unsigned long long raw = 0;
-                                                  const nvmlReturn_t code = api.device_get_current_clocks_event_reasons(d, &raw);
-                                                  v = raw;
-                                                  return code;
-                                                });
+  s.clocks_event_reasons =
+      field<std::uint64_t>(g, "clocks_event_reasons", Symbol::device_get_current_clocks_event_reasons,
+                           u64_out([&](unsigned long long* v) { return api.device_get_current_clocks_event_reasons(d, v); }));
   s.pstate = map_reading<int>(field<nvmlPstates_t>(g, "pstate", Symbol::device_get_performance_state,
                                                    [&](nvmlPstates_t& v) { return api.device_get_performance_state(d, &v); }),
                               [](nvmlPstates_t p) { return static_cast<int>(p); });
   const auto ecc = [&](const char* name, nvmlMemoryErrorType_t type) {
-    return field<std::uint64_t>(g, name, Symbol::device_get_total_ecc_errors, [&](std::uint64_t& v) {
-      unsigned long long raw = 0;
-      const nvmlReturn_t code = api.device_get_total_ecc_errors(d, type, kEccVolatile, &raw);
-      v = raw;
-      return code;
-    });
+    return field<std::uint64_t>(g, name, Symbol::device_get_total_ecc_errors, u64_out([&](unsigned long long* v) {
+      return api.device_get_total_ecc_errors(d, type, kEccVolatile, v);
+    }));
   };
   s.ecc_corrected = ecc("ecc_corrected", kMemoryErrorCorrected);
   s.ecc_uncorrected = ecc("ecc_uncorrected", kMemoryErrorUncorrected);

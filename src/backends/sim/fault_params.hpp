@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -15,7 +16,8 @@
 
 namespace gpuvet::sim {
 
-// The params of one fault, checked against what the fault accepts.
+// The params of one fault, checked against what the fault accepts. The first error stands: a
+// fault may read several params and check error() once before it plants anything.
 class Params {
  public:
   Params(const FaultSpec& fault, std::vector<std::string> required, std::vector<std::string> optional)
@@ -47,9 +49,9 @@ class Params {
     int v = 0;
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
     if (ec != std::errc() || end != s.data() + s.size()) {
-      error_ = fail(fmt::format("{}='{}' is not an integer", key, s));
+      reject(fmt::format("{}='{}' is not an integer", key, s));
     } else if (v < lo || v > hi) {
-      error_ = fail(fmt::format("{}={} is out of range: {} {}..{}", key, v, what, lo, hi));
+      reject(fmt::format("{}={} is out of range: {} {}..{}", key, v, what, lo, hi));
     }
     return v;
   }
@@ -57,8 +59,10 @@ class Params {
   [[nodiscard]] core::Error fail(const std::string& what) const {
     return core::usage_error("fault '" + fault_.text + "': " + what);
   }
-  // Records a failure found after construction; error() returns it.
-  void reject(const std::string& what) { error_ = fail(what); }
+  // Records a failure found after construction; error() returns the first one.
+  void reject(const std::string& what) {
+    if (!error_) error_ = fail(what);
+  }
 
  private:
   static std::string accepted(const std::vector<std::string>& required, const std::vector<std::string>& optional) {
@@ -84,5 +88,25 @@ double number_param(Params& params, const std::string& key, double lo, double hi
 
 // A duration "90s", "15m", "2h" or plain seconds, as seconds in [0, 1e7]; sets params.error() otherwise.
 double duration_param(Params& params, const std::string& key);
+
+// What a fault on one GPU does once its params are checked and gpu=N is read: reads the rest of
+// `params`, then edits `gpu`; returns an error of its own or params.error() instead.
+using GpuPlant = std::function<std::optional<core::Error>(SimGpu& gpu, Params& params)>;
+
+// What applies a fault to the simulator state (FaultDef::apply).
+using FaultApply = std::function<std::optional<core::Error>(SimState& state, const FaultSpec& fault)>;
+
+// A fault that strikes one GPU: it takes gpu=N followed by `keys` (all required, in the order its
+// usage names them), checks them, then plants.
+inline FaultApply gpu_fault(std::vector<std::string> keys, GpuPlant plant) {
+  keys.insert(keys.begin(), "gpu");
+  return [keys = std::move(keys), plant = std::move(plant)](SimState& state, const FaultSpec& fault) -> std::optional<core::Error> {
+    Params params(fault, keys, {});
+    if (params.error()) return params.error();
+    const int g = gpu_param(state, params);
+    if (params.error()) return params.error();
+    return plant(state.gpus[static_cast<std::size_t>(g)], params);
+  };
+}
 
 }  // namespace gpuvet::sim
