@@ -162,6 +162,16 @@ TEST_F(AcceptCli, RerunResumesCompletedStages) {
   EXPECT_NE(other.err.find("starting afresh"), std::string::npos) << other.err;
 }
 
+TEST_F(AcceptCli, AQuickRunIsNeverResumedIntoAFullOne) {
+  const auto spec = write("full.yaml", *spec::template_text("hgx-h100-8x"));
+  const auto out = (dir_ / "b").string();
+  EXPECT_EQ(run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--out", out}).exit_code, 3);
+  auto full = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out});
+  EXPECT_EQ(full.exit_code, 0) << full.out;
+  EXPECT_EQ(full.err.find("resumed"), std::string::npos) << "sampled quick stages must be measured again: " << full.err;
+  EXPECT_NE(full.out.find("28 sets"), std::string::npos) << "every pair measured: " << full.out;
+}
+
 TEST_F(AcceptCli, CompareTwoBundles) {
   const auto spec = write("spec.yaml", gates_only("hgx-a100-8x"));
   const auto a = (dir_ / "vendor-a").string();

@@ -113,6 +113,36 @@ TEST(AcceptCollectives, QuickMeasuresDisjointSetsOnly) {
   EXPECT_EQ(out.verdict, core::Verdict::pass);
 }
 
+// The simulator's collectives, with wrong elements reported on every run over all GPUs.
+class WrongOnAllGpus final : public api::CollectiveBackend {
+ public:
+  explicit WrongOnAllGpus(std::unique_ptr<api::CollectiveBackend> inner, std::size_t all) : inner_(std::move(inner)), all_(all) {}
+  [[nodiscard]] std::string describe() const override { return inner_->describe(); }
+  [[nodiscard]] bool simulated() const override { return true; }
+  core::Result<std::vector<api::DeviceInfo>> devices() override { return inner_->devices(); }
+  core::Result<std::uint64_t> memory_per_gpu() override { return inner_->memory_per_gpu(); }
+  core::Result<api::CollectiveSample> run(const api::CollectiveRequest& r) override {
+    auto sample = inner_->run(r);
+    if (sample && r.gpus.size() == all_) sample.value().wrong = 5;
+    return sample;
+  }
+
+ private:
+  std::unique_ptr<api::CollectiveBackend> inner_;
+  std::size_t all_;
+};
+
+TEST(AcceptCollectives, WrongResultsFailTheScalingClauseToo) {
+  auto state = sim::build_simulation("hgx-h100-4x", {});
+  ASSERT_TRUE(state.ok());
+  StageProviders p;
+  p.collectives = make_collectives_stage(std::make_shared<WrongOnAllGpus>(sim::make_collective_backend(*state, 1), 4), {});
+  auto out = run_on_sim("hgx-h100-4x", {}, gates_only("hgx-h100-4x") + "collectives:\n  scaling_efficiency: 0.8\n", std::move(p));
+  const auto& c = out.clause("collectives.scaling");
+  EXPECT_EQ(c.status, ClauseStatus::fail) << c.observed;
+  EXPECT_TRUE(names(c, "collective_wrong_results")) << c.reason;
+}
+
 TEST(AcceptBurnin, CleanSoakPasses) {
   auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", {}));
   const auto& c = out.clause("burnin");

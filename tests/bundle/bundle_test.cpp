@@ -74,6 +74,24 @@ TEST(BundleDir, WriteManifestThenVerifyDetectsOneByte) {
   fs::remove_all(dir);
 }
 
+TEST(BundleDir, FreshFileKeepsTheEarlierDatabaseWithItsWal) {
+  const fs::path dir = fs::temp_directory_path() / ("gpuvet-fresh-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ASSERT_TRUE(ensure_directory(dir).ok());
+  EXPECT_EQ(fresh_file(dir, "t.db").value(), (dir / "t.db").string());  // nothing there: nothing moved
+  ASSERT_TRUE(write_file(dir, "t.db", "db1").ok());
+  ASSERT_TRUE(write_file(dir, "t.db-wal", "wal1").ok());
+  EXPECT_EQ(fresh_file(dir, "t.db").value(), (dir / "t.db").string());
+  EXPECT_FALSE(fs::exists(dir / "t.db"));
+  EXPECT_FALSE(fs::exists(dir / "t.db-wal"));
+  EXPECT_TRUE(fs::exists(dir / "t.db.earlier-1"));
+  EXPECT_TRUE(fs::exists(dir / "t.db.earlier-1-wal")) << "the WAL holds commits: it moves with its database";
+  ASSERT_TRUE(write_file(dir, "t.db", "db2").ok());
+  ASSERT_TRUE(fresh_file(dir, "t.db").ok());
+  EXPECT_TRUE(fs::exists(dir / "t.db.earlier-2"));
+  fs::remove_all(dir);
+}
+
 TEST(TopologyText, LooksLikeTopoM) {
   auto m = sim::simulate_machine("nvlink-4plus4-8x", {});
   ASSERT_TRUE(m.ok());
