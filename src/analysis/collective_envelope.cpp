@@ -173,11 +173,15 @@ BusbwExpectation expected_cross_node_busbw(std::string_view op, int local_ranks,
   const BusbwExpectation node = expected_busbw(op, local_ranks, 1, model, per_gpu_nvlink_gbps, cls, CollectiveAlgorithm::ring);
   if (!node.busbw_gbps) return none("the node's own envelope is unknown: " + node.basis);
   const bool ib = usual->link_layer == "InfiniBand";
-  const double nic_gbps = usual->active_gbit_s / 8.0 * kIbRingEfficiency;  // Gb/s -> GB/s
-  const std::string network = fmt::format("{} NICs x {:g} Gb/s{} = {} GB/s x {:.2f} ({}) = {} GB/s",
-                                          usual->active_nics, usual->active_nics > 0 ? usual->active_gbit_s / usual->active_nics : 0.0,
+  // NCCL's rings leave a node through the NIC nearest each GPU: at most one NIC per local GPU
+  // counts (storage or management ports beyond that carry no collective traffic).
+  const int used = std::min(usual->active_nics, std::max(local_ranks, 1));
+  const double mean_gbit_s = usual->active_gbit_s / usual->active_nics;
+  const double used_gbit_s = mean_gbit_s * used;
+  const double nic_gbps = used_gbit_s / 8.0 * kIbRingEfficiency;  // Gb/s -> GB/s
+  const std::string network = fmt::format("{} NICs x {:g} Gb/s{} = {} GB/s x {:.2f} ({}) = {} GB/s", used, mean_gbit_s,
                                           usual->link_layer.empty() ? "" : " " + usual->link_layer,
-                                          format_gbps(usual->active_gbit_s / 8.0), kIbRingEfficiency,
+                                          format_gbps(used_gbit_s / 8.0), kIbRingEfficiency,
                                           ib ? kIbSource : kRoceSource, format_gbps(nic_gbps));
   if (nic_gbps < *node.busbw_gbps) {
     out.busbw_gbps = nic_gbps;

@@ -217,8 +217,14 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
                          const std::vector<ordered_json>& nodes) {
   CrossNode cross;
   int go = 0;
+  // A node whose own sweep hung may still have GPUs busy with the aborted collective, and its
+  // backend runs nothing more: starting the cross-node sweep would leave the other nodes waiting.
+  const auto hung = [](const ordered_json& n) {
+    const auto findings = n.value("findings", ordered_json::array());
+    return std::any_of(findings.begin(), findings.end(), [](const ordered_json& f) { return text_or_empty(f, "code") == "collective_hung"; });
+  };
   if (mpi.rank() == 0) {
-    go = std::none_of(nodes.begin(), nodes.end(), [](const ordered_json& n) { return n.contains("error"); }) ? 1 : 0;
+    go = std::none_of(nodes.begin(), nodes.end(), [&](const ordered_json& n) { return n.contains("error") || hung(n); }) ? 1 : 0;
   }
   auto shared = mpi.broadcast(go);
   if (!shared) {
@@ -226,7 +232,7 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
     return cross;
   }
   if (*shared == 0 || !node) {
-    cross.not_run = "a node could not measure itself (see its line above)";
+    cross.not_run = "a node could not measure itself, or a collective hung on it (see its lines above)";
     return cross;
   }
   MpiGroup group(mpi);

@@ -143,6 +143,11 @@ std::optional<core::Error> sweep_node(const NcclOptions& options, const probes::
       if (!nvls_unsupported.empty()) {
         results.notes.push_back(fmt::format("--nvls {}: not run: {}; all_reduce ran with NCCL's default", options.nvls,
                                             nvls_unsupported));
+      } else if (options.nvls == "both" && !backend.can_switch_nvls()) {
+        settings = {false};
+        results.notes.push_back(fmt::format("--nvls both: NVLS on not run: {} caches NCCL_NVLS_ENABLE for the whole process "
+                                            "(NCCL_NO_CACHE needs a newer NCCL); run `gpuvet nccl --nvls on` as a second command",
+                                            backend.describe()));
       } else if (options.nvls == "both") {
         settings = {false, true};
       } else {

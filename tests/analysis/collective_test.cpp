@@ -125,6 +125,13 @@ TEST(CollectiveEnvelope, AcrossNodesTheLesserOfNodeRingAndNics) {
   EXPECT_NE(r.basis.find("assumed"), std::string::npos) << r.basis;
 }
 
+TEST(CollectiveEnvelope, StoragePortsBeyondOnePerGpuDoNotRaiseTheExpectation) {
+  const auto cls = core::InterconnectClass::nvswitch_full_mesh;
+  // DGX A100: 8 compute HDR ports plus 2 storage ports. The rings use one NIC per GPU: 8 x 25 x 0.92.
+  const auto a = expected_cross_node_busbw("all_reduce", 8, 2, a100(), 300.0, cls, {nics(10, 10, 200), nics(10, 10, 200)});
+  EXPECT_NEAR(*a.busbw_gbps, 184.0, 0.01) << a.basis;
+}
+
 TEST(CollectiveEnvelope, AWeakNodeDoesNotLowerTheExpectation) {
   const auto cls = core::InterconnectClass::nvswitch_full_mesh;
   // Two nodes, one with a port down: the tie goes to the larger, so the weak node stands out.

@@ -97,6 +97,9 @@ class CollectiveBackend {
   // One sample. Errors are tool or environment failures (library missing, allocation failed);
   // a collective that hangs is not an error but a sample with `hang` set.
   virtual core::Result<CollectiveSample> run(const CollectiveRequest& request) = 0;
+  // Whether one process can run with NVLS off and then on (request.nvls). NCCL caches
+  // NCCL_NVLS_ENABLE at its first read; releases that honour NCCL_NO_CACHE re-read it.
+  [[nodiscard]] virtual bool can_switch_nvls() const { return true; }
   // One sample of a collective spanning every process of `group`: this process's `request.gpus`
   // are its ranks, after those of lower processes (global rank = ranks before + position). Every
   // process calls it with the same op, size and settings. The sample holds this process's

@@ -76,6 +76,8 @@ struct RankBuffers {
   unsigned long long* wrong = nullptr;
 };
 
+constexpr int kFirstNcclWithNoCache = 22900;  // 2.29.0: ncclGetVersion's major*10000 + minor*100 + patch
+
 class NcclBackend final : public api::CollectiveBackend {
  public:
   NcclBackend(std::unique_ptr<nccl::Library> lib, std::vector<api::DeviceInfo> devices)
@@ -102,6 +104,12 @@ class NcclBackend final : public api::CollectiveBackend {
     return fmt::format("NCCL {} ({}), CUDA runtime {}.{}", lib_->version(), lib_->name(), runtime / 1000, (runtime % 1000) / 10);
   }
   [[nodiscard]] bool simulated() const override { return false; }
+  // NCCL 2.28.3's parameter loader has no NCCL_NO_CACHE; its successors' does (not yet checked on a
+  // GPU). Below that, a second NVLS setting in this process would silently keep the first.
+  [[nodiscard]] bool can_switch_nvls() const override {
+    int code = 0;
+    return lib_->api().get_version(&code) == nccl::ncclSuccess && code >= kFirstNcclWithNoCache;
+  }
   core::Result<std::vector<api::DeviceInfo>> devices() override { return devices_; }
 
   core::Result<std::uint64_t> memory_per_gpu() override {
@@ -168,6 +176,9 @@ std::optional<core::Error> NcclBackend::ensure_comms(const api::CollectiveReques
     comms_.assign(request.gpus.size(), nullptr);
     const auto rc = lib_->api().comm_init_all(comms_.data(), static_cast<int>(request.gpus.size()), request.gpus.data());
     if (rc != nccl::ncclSuccess) {
+      for (auto comm : comms_) {
+        if (comm != nullptr) lib_->api().comm_abort(comm);
+      }
       comms_.clear();
       return core::environment_error(fmt::format("ncclCommInitAll on {} GPUs: {}", request.gpus.size(), lib_->describe(rc)));
     }
@@ -211,13 +222,17 @@ std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus
   api.group_start();
   nccl::ncclResult_t failed = nccl::ncclSuccess;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
-    cudaSetDevice(gpus[i]);
+    if (cudaSetDevice(gpus[i]) != cudaSuccess && failed == nccl::ncclSuccess) failed = nccl::ncclInvalidArgument;
     const auto rc = api.comm_init_rank(&comms_[i], total, id, first + static_cast<int>(i));
     if (rc != nccl::ncclSuccess && failed == nccl::ncclSuccess) failed = rc;
   }
   const auto rc = api.group_end();
   if (failed == nccl::ncclSuccess) failed = rc;
   if (failed != nccl::ncclSuccess) {
+    // Communicators NCCL did create must be aborted, not dropped (their proxy threads live on).
+    for (auto comm : comms_) {
+      if (comm != nullptr) api.comm_abort(comm);
+    }
     comms_.clear();
     return core::environment_error(
         fmt::format("ncclCommInitRank of {} of {} ranks across {} processes: {}", gpus.size(), total, group.size(),
