@@ -143,6 +143,27 @@ TEST(AcceptCollectives, WrongResultsFailTheScalingClauseToo) {
   EXPECT_TRUE(names(c, "collective_wrong_results")) << c.reason;
 }
 
+TEST(AcceptCollectives, AHungCollectiveFailsItsClauseAndStopsTheRest) {
+  const std::vector<std::string> fault{"collective-hang:gpu=2,from_mib=1024"};
+  auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + kCollectives, collectives("hgx-h100-8x", fault));
+  const auto& pairs = out.clause("collectives.all_reduce.2");
+  EXPECT_EQ(pairs.status, ClauseStatus::fail);
+  EXPECT_TRUE(names(pairs, "collective_hung")) << pairs.reason;
+  EXPECT_NE(pairs.reason.find("GPU 2 had not finished"), std::string::npos) << pairs.reason;
+  const auto& all = out.clause("collectives.all_reduce.all");
+  EXPECT_EQ(all.status, ClauseStatus::not_run);
+  EXPECT_NE(all.reason.find("measuring stopped after all_reduce hung"), std::string::npos) << all.reason;
+}
+
+TEST(AcceptCollectives, CorruptResultsFailEveryClauseTheGpuTakesPartIn) {
+  const std::vector<std::string> fault{"collective-corrupt:gpu=5"};
+  auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + kCollectives, collectives("hgx-h100-8x", fault));
+  for (const char* id : {"collectives.all_reduce.2", "collectives.all_reduce.all", "collectives.scaling"}) {
+    EXPECT_EQ(out.clause(id).status, ClauseStatus::fail) << id;
+    EXPECT_TRUE(names(out.clause(id), "collective_wrong_results")) << id << ": " << out.clause(id).reason;
+  }
+}
+
 TEST(AcceptBurnin, CleanSoakPasses) {
   auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", {}));
   const auto& c = out.clause("burnin");

@@ -69,8 +69,11 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
   core::Result<api::CollectiveSample> run(const api::CollectiveRequest& request) override {
     auto profile_gpus = checked(request);
     if (!profile_gpus) return profile_gpus.error();
-    return sampled(request, model_.estimate(request.op, *profile_gpus, request.bytes, request.in_place,
-                                            request.nvls.value_or(true)));
+    if (auto hang = hung(request, *profile_gpus)) return *hang;
+    auto sample = sampled(request, model_.estimate(request.op, *profile_gpus, request.bytes, request.in_place,
+                                                   request.nvls.value_or(true)));
+    corrupt(request, *profile_gpus, sample);
+    return sample;
   }
 
   core::Result<api::CollectiveSample> run_across(const api::CollectiveRequest& request, api::ProcessGroup& group) override {
@@ -90,7 +93,10 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
       }
       nodes.push_back(n);
     }
-    return sampled(request, CollectiveModel::across_nodes(request.op, nodes, request.bytes));
+    if (auto hang = hung(request, *profile_gpus)) return *hang;
+    auto sample = sampled(request, CollectiveModel::across_nodes(request.op, nodes, request.bytes));
+    corrupt(request, *profile_gpus, sample);
+    return sample;
   }
 
  private:
@@ -107,6 +113,31 @@ class SimCollectiveBackend final : public api::CollectiveBackend {
     }
     if (request.iterations < 1) return core::internal_error("collective request: no timed iterations");
     return profile_gpus;
+  }
+
+  // collective-hang: a set with a wedged GPU never finishes at or above the fault's size; the
+  // sample looks like the real backend's after its timeout.
+  std::optional<api::CollectiveSample> hung(const api::CollectiveRequest& request, const std::vector<int>& profile_gpus) const {
+    api::CollectiveHang hang;
+    for (std::size_t r = 0; r < profile_gpus.size(); ++r) {
+      const auto& from = state_.gpus[static_cast<std::size_t>(profile_gpus[r])].collective_hang_bytes;
+      if (from && request.bytes >= *from) hang.pending_gpus.push_back(request.gpus[r]);
+    }
+    if (hang.pending_gpus.empty()) return std::nullopt;
+    hang.detail = "simulated: a collective-hang fault holds these GPUs";
+    api::CollectiveSample sample;
+    sample.hang = std::move(hang);
+    return sample;
+  }
+
+  // collective-corrupt: the corrupting GPU's share of the result is wrong.
+  void corrupt(const api::CollectiveRequest& request, const std::vector<int>& profile_gpus, api::CollectiveSample& sample) const {
+    if (!sample.wrong) return;
+    for (int g : profile_gpus) {
+      if (state_.gpus[static_cast<std::size_t>(g)].collective_corrupts) {
+        *sample.wrong += static_cast<std::int64_t>(std::max<std::uint64_t>(1, request.bytes / 4 / profile_gpus.size()));
+      }
+    }
   }
 
   api::CollectiveSample sampled(const api::CollectiveRequest& request, const CollectiveEstimate& estimate) {

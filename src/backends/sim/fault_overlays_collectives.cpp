@@ -39,6 +39,18 @@ std::optional<core::Error> slow_link(SimState& state, const FaultSpec& fault) {
   return std::nullopt;
 }
 
+std::optional<core::Error> collective_hang(SimGpu& gpu, Params& params) {
+  const int mib = params.integer("from_mib", 0, 1 << 24, "a message size in MiB");
+  if (params.error()) return params.error();
+  gpu.collective_hang_bytes = static_cast<std::uint64_t>(mib) << 20;
+  return std::nullopt;
+}
+
+std::optional<core::Error> collective_corrupt(SimGpu& gpu, Params& /*params*/) {
+  gpu.collective_corrupts = true;
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::vector<FaultDef> collective_fault_defs() {
@@ -51,6 +63,14 @@ std::vector<FaultDef> collective_fault_defs() {
        "The path between GPUs I and J carries F (0.01-1) of its bandwidth (a marginal cable or "
        "switch port): copies between them and collectives that cross it slow down.",
        slow_link},
+      {"collective-hang", "collective-hang:gpu=N,from_mib=M",
+       "Collectives that include GPU N never complete from M MiB up (a wedged GPU or fabric port): the probe's "
+       "timeout ends them and the run reports which GPUs and which size.",
+       gpu_fault({"from_mib"}, collective_hang)},
+      {"collective-corrupt", "collective-corrupt:gpu=N",
+       "Collectives that include GPU N return wrong elements (its share of every result is corrupted), as "
+       "nccl-tests' #wrong would count them.",
+       gpu_fault({}, collective_corrupt)},
   };
 }
 

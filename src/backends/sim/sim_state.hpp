@@ -54,6 +54,8 @@ struct SimGpu {
   std::optional<double> vram_real_gib;       // vram-short: memory that really exists (GiB)
   std::vector<double> vram_bad_offsets_gib;  // vram-bad: where stored bits do not read back
   double straggler_factor = 1.0;             // straggler: share of its peers' speed it reaches
+  std::optional<std::uint64_t> collective_hang_bytes;  // collective-hang: collectives this big never finish
+  bool collective_corrupts = false;          // collective-corrupt: its share of every result is wrong
   SimBurninFaults burnin;                    // fault_overlays_burnin.cpp; read by burnin_model
 };
 

@@ -202,7 +202,7 @@ TEST(NvmlContract, HoldsUnderEverySimulatorFault) {
                                            "p2p-disabled:gpu=3", "vram-short:gpu=4,gib=60", "vram-bad:gpu=6,offset_gib=17.5",
                                            "straggler:gpu=2,factor=0.8", "slow-link:a=1,b=6,factor=0.5",
                                            // Network faults: NICs are sysfs's, NVML sees no change.
-                                           "nic-down:nic=3", "nic-downtrained:nic=0,rate=200",
+                                           "nic-down:nic=3", "nic-downtrained:nic=0,rate=200", "collective-hang:gpu=1,from_mib=64", "collective-corrupt:gpu=2",
                                            // Burn-in faults show only under load, in the burn-in model.
                                            "thermal-throttle:gpu=1,at=1h", "xid:gpu=2,code=48,at=10m",
                                            "nvlink-crc:gpu=3,link=0,per_min=5", "ecc-sbe:gpu=4,per_hour=3",

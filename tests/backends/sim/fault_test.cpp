@@ -69,7 +69,7 @@ TEST(ListFaults, DocumentsEachFault) {
     EXPECT_GT(f.description.size(), 40u);
   }
   EXPECT_EQ(names, (std::vector<std::string>{"nvlink-down", "pcie-degraded", "mixed-batch", "gpu-missing", "numa-misplaced",
-                                             "p2p-disabled", "vram-short", "vram-bad", "straggler", "slow-link",
+                                             "p2p-disabled", "vram-short", "vram-bad", "straggler", "slow-link", "collective-hang", "collective-corrupt",
                                              "nic-down", "nic-downtrained", "thermal-throttle", "xid", "nvlink-crc", "ecc-sbe", "gpu-lost",
                                              "gemm-miscompare"}));
 }
