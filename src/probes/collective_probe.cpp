@@ -133,10 +133,15 @@ core::Result<bool> measure_size(api::CollectiveBackend& backend, CollectiveMeasu
 }
 
 // --- Across processes: every process's sample, combined ---------------------------------------
-// A sample as text: "ok <wrong|-> <us> <us> ...", "hang <detail>" or "error <message>".
+// A sample as text: "ok <wrong|-> <us> <us> ...", "hang <pending devices; detail>" or "error <message>".
 std::string sample_text(const core::Result<api::CollectiveSample>& sample) {
   if (!sample) return "error " + sample.error().message;
-  if (sample->hang) return "hang " + sample->hang->detail;
+  if (sample->hang) {
+    // The node's own GPU ordinals go along: another node's map cannot name them.
+    std::string pending;
+    for (int g : sample->hang->pending_gpus) pending += (pending.empty() ? "" : ",") + std::to_string(g);
+    return fmt::format("hang CUDA devices {} had not finished; {}", pending.empty() ? "unknown" : pending, sample->hang->detail);
+  }
   std::string out = "ok " + (sample->wrong ? std::to_string(*sample->wrong) : std::string("-"));
   for (double us : sample->iteration_us) out += fmt::format(" {:.17g}", us);
   return out;
