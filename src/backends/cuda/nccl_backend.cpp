@@ -16,6 +16,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <future>
+#include <memory>
 #include <optional>
 #include <thread>
 
@@ -84,8 +86,12 @@ class NcclBackend final : public api::CollectiveBackend {
       : lib_(std::move(lib)), devices_(std::move(devices)) {}
   ~NcclBackend() override {
     // After a hang the GPUs may still run the aborted kernels; cudaFree would wait for them.
-    // The process is about to exit, so the memory is left to the driver.
-    if (hung_) return;
+    // The process is about to exit, so the memory is left to the driver, and the library stays
+    // loaded (a thread may still be inside it).
+    if (hung_) {
+      static_cast<void>(lib_.release());
+      return;
+    }
     release_comms(false);
     for (auto& [ordinal, b] : buffers_) {
       cudaSetDevice(ordinal);
@@ -134,7 +140,8 @@ class NcclBackend final : public api::CollectiveBackend {
  private:
   core::Result<api::CollectiveSample> run_on(const api::CollectiveRequest& request, api::ProcessGroup* group);
   std::optional<core::Error> ensure_comms(const api::CollectiveRequest& request, api::ProcessGroup* group);
-  std::optional<core::Error> init_across(const std::vector<int>& gpus, api::ProcessGroup& group);
+  std::optional<core::Error> init_across(const std::vector<int>& gpus, api::ProcessGroup& group,
+                                         std::chrono::milliseconds timeout);
   std::optional<core::Error> ensure_buffers(int ordinal, std::uint64_t bytes);
   std::optional<core::Error> issue(const api::CollectiveRequest& request, std::size_t count);
   // Ranks (positions) whose `events` have not completed by the deadline.
@@ -171,7 +178,7 @@ std::optional<core::Error> NcclBackend::ensure_comms(const api::CollectiveReques
   std::optional<ScopedEnv> nvls;
   if (request.nvls) nvls.emplace("NCCL_NVLS_ENABLE", *request.nvls ? "1" : "0");
   if (group != nullptr) {
-    if (auto e = init_across(request.gpus, *group)) return e;
+    if (auto e = init_across(request.gpus, *group, request.timeout)) return e;
   } else {
     comms_.assign(request.gpus.size(), nullptr);
     const auto rc = lib_->api().comm_init_all(comms_.data(), static_cast<int>(request.gpus.size()), request.gpus.data());
@@ -193,7 +200,8 @@ std::optional<core::Error> NcclBackend::ensure_comms(const api::CollectiveReques
 // ranks in one NCCL group (one thread drives several GPUs). Between nodes NCCL is asked for rings
 // (NCCL_ALGO=Ring unless the user set NCCL_ALGO): tree and NVLSTree busbw can exceed what the
 // NICs carry on 2 nodes (nccl-tests#196), and the ring is what measures them.
-std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus, api::ProcessGroup& group) {
+std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus, api::ProcessGroup& group,
+                                                    std::chrono::milliseconds timeout) {
   nccl::ncclUniqueId id{};
   std::string bytes;
   if (group.rank() == 0) {
@@ -217,18 +225,40 @@ std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus
     total += n;
   }
   const ScopedEnv ring("NCCL_ALGO", "Ring", /*only_if_unset=*/true);
+  // Blocking ncclCommInitRank waits for every rank of every process, so a process that never
+  // joins would hold this one forever. The group runs on a helper thread; past the timeout this
+  // process gives up: the thread stays inside NCCL, so the backend counts as hung (nothing more
+  // runs, the library stays loaded) and the error reaches the other processes through the group.
+  struct Init {
+    nccl::ncclResult_t rc = nccl::ncclSuccess;
+    std::vector<nccl::ncclComm_t> comms;
+  };
   const auto& api = lib_->api();
-  comms_.assign(gpus.size(), nullptr);
-  api.group_start();
-  nccl::ncclResult_t failed = nccl::ncclSuccess;
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    if (cudaSetDevice(gpus[i]) != cudaSuccess && failed == nccl::ncclSuccess) failed = nccl::ncclInvalidArgument;
-    const auto rc = api.comm_init_rank(&comms_[i], total, id, first + static_cast<int>(i));
-    if (rc != nccl::ncclSuccess && failed == nccl::ncclSuccess) failed = rc;
+  auto promise = std::make_shared<std::promise<Init>>();
+  auto done = promise->get_future();
+  std::thread([promise, &api, gpus, id, total, first] {
+    Init init;
+    init.comms.assign(gpus.size(), nullptr);
+    api.group_start();
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      if (cudaSetDevice(gpus[i]) != cudaSuccess && init.rc == nccl::ncclSuccess) init.rc = nccl::ncclInvalidArgument;
+      const auto rc = api.comm_init_rank(&init.comms[i], total, id, first + static_cast<int>(i));
+      if (rc != nccl::ncclSuccess && init.rc == nccl::ncclSuccess) init.rc = rc;
+    }
+    const auto rc = api.group_end();
+    if (init.rc == nccl::ncclSuccess) init.rc = rc;
+    promise->set_value(std::move(init));
+  }).detach();
+  if (done.wait_for(timeout) != std::future_status::ready) {
+    hung_ = true;
+    return core::environment_error(fmt::format(
+        "ncclCommInitRank of {} of {} ranks across {} processes did not finish within {} s: a process did not join "
+        "(see the other ranks' errors)",
+        gpus.size(), total, group.size(), std::chrono::duration<double>(timeout).count()));
   }
-  const auto rc = api.group_end();
-  if (failed == nccl::ncclSuccess) failed = rc;
-  if (failed != nccl::ncclSuccess) {
+  Init init = done.get();
+  comms_ = std::move(init.comms);
+  if (init.rc != nccl::ncclSuccess) {
     // Communicators NCCL did create must be aborted, not dropped (their proxy threads live on).
     for (auto comm : comms_) {
       if (comm != nullptr) api.comm_abort(comm);
@@ -236,7 +266,7 @@ std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus
     comms_.clear();
     return core::environment_error(
         fmt::format("ncclCommInitRank of {} of {} ranks across {} processes: {}", gpus.size(), total, group.size(),
-                    lib_->describe(failed)));
+                    lib_->describe(init.rc)));
   }
   first_rank_ = first;
   total_ranks_ = total;
