@@ -146,6 +146,7 @@ class CollectivesStage final : public Stage {
       op_results.attribution = attribute(op, op_results, n, ctx.machine);
     }
 
+    backend_->release();  // the burn-in that follows wants the memory (up to 16 GiB per GPU here)
     for (auto& c : record.clauses) decide(c, ctx, results, gpus, ctx.quick || options_.quick, stopped);
     collect_findings(record, results);
     add_pair_heatmap(record, results, gpus);

@@ -100,6 +100,9 @@ class CollectiveBackend {
   // Whether one process can run with NVLS off and then on (request.nvls). NCCL caches
   // NCCL_NVLS_ENABLE at its first read; releases that honour NCCL_NO_CACHE re-read it.
   [[nodiscard]] virtual bool can_switch_nvls() const { return true; }
+  // Frees communicators and buffers (the next run sets them up again), so work that follows in
+  // the same process (accept's burn-in) gets the GPUs' memory back.
+  virtual void release() {}
   // One sample of a collective spanning every process of `group`: this process's `request.gpus`
   // are its ranks, after those of lower processes (global rank = ranks before + position). Every
   // process calls it with the same op, size and settings. The sample holds this process's

@@ -92,14 +92,7 @@ class NcclBackend final : public api::CollectiveBackend {
       static_cast<void>(lib_.release());
       return;
     }
-    release_comms(false);
-    for (auto& [ordinal, b] : buffers_) {
-      cudaSetDevice(ordinal);
-      cudaFree(b.send);
-      cudaFree(b.recv);
-      cudaFree(b.wrong);
-      if (b.stream != nullptr) cudaStreamDestroy(b.stream);
-    }
+    release();
   }
   NcclBackend(const NcclBackend&) = delete;
   NcclBackend& operator=(const NcclBackend&) = delete;
@@ -110,6 +103,18 @@ class NcclBackend final : public api::CollectiveBackend {
     return fmt::format("NCCL {} ({}), CUDA runtime {}.{}", lib_->version(), lib_->name(), runtime / 1000, (runtime % 1000) / 10);
   }
   [[nodiscard]] bool simulated() const override { return false; }
+  void release() override {
+    if (hung_) return;  // the GPUs may still be busy: nothing is freed before the process exits
+    release_comms(false);
+    for (auto& [ordinal, b] : buffers_) {
+      cudaSetDevice(ordinal);
+      cudaFree(b.send);
+      cudaFree(b.recv);
+      cudaFree(b.wrong);
+      if (b.stream != nullptr) cudaStreamDestroy(b.stream);
+    }
+    buffers_.clear();
+  }
   // NCCL 2.28.3's parameter loader has no NCCL_NO_CACHE; its successors' does (not yet checked on a
   // GPU). Below that, a second NVLS setting in this process would silently keep the first.
   [[nodiscard]] bool can_switch_nvls() const override {
