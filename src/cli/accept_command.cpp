@@ -307,7 +307,9 @@ void add_accept_command(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("accept", "Check the machine against an acceptance spec; write the evidence bundle");
   cmd->add_option("--spec", o->spec_file, "The acceptance spec (YAML; `gpuvet spec init --template NAME`)")->required();
   cmd->add_option("--out", o->out_dir, "Evidence bundle directory; a rerun with the same spec resumes (done stages are kept)");
-  cmd->add_flag("--quick", o->quick, "Skip the burn-in (reported as not run, so the verdict is at best incomplete)");
+  cmd->add_flag("--quick", o->quick,
+                "A first look (Slurm prolog): fewer copy samples, collectives on disjoint GPU pairs and 4-GPU subsets only, "
+                "no burn-in (not run, so the verdict is at best incomplete)");
   cmd->add_flag("--fail-fast", o->fail_fast, "Stop after the first stage with a failing clause (the rest: not run)");
   cmd->add_option("--sim", o->sim_profile, "Run against a built-in simulated machine (see `gpuvet sim list`)");
   cmd->add_option("--fault", o->faults, "Fault overlay on the simulated machine (repeatable)");
