@@ -18,6 +18,7 @@ namespace {
 struct Spread {
   double min = std::numeric_limits<double>::infinity();
   std::string where;
+  std::string testcase;  // of the lowest cell
   int cells = 0;
 };
 
@@ -34,6 +35,7 @@ Spread lowest(const std::vector<core::BandwidthRun>& runs, std::initializer_list
           if (*mx.values[r][c] < s.min) {
             s.min = *mx.values[r][c];
             s.where = fmt::format("{} {}->{}", mx.testcase, mx.row_labels[r], mx.column_labels[c]);
+            s.testcase = mx.testcase;
           }
         }
       }
@@ -71,6 +73,12 @@ void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& 
     // With a floor the spec decides; "auto" fails on anything below the envelope.
     if (!floor && f.severity != core::Severity::info) failures.push_back(f.message);
     if (floor && f.code == "p2p_unavailable" && f.severity != core::Severity::info) failures.push_back(f.message);
+  }
+  if (!floor) {
+    // `auto`: the envelope of the lowest cell's testcase is the target the comparison uses.
+    for (const auto& b : a.bandwidth) {
+      if (b.testcase == spread.testcase && b.expected_gbps) c.target = *b.expected_gbps;
+    }
   }
   if (floor) {
     c.target = *floor;

@@ -38,6 +38,18 @@ TEST(AcceptCopyStages, CleanH100PassesBandwidthAndVram) {
   EXPECT_TRUE(has_line(run.out, "PASS", "vram")) << run.out;
 }
 
+TEST(AcceptCopyStages, AutoClausesCarryTheEnvelopeForComparisons) {
+  const auto out = (std::filesystem::temp_directory_path() / ("gpuvet-copy-target-" + std::to_string(::getpid()))).string();
+  std::filesystem::remove_all(out);
+  auto run = run_cli({"accept", "--spec", spec_file(kAuto), "--sim", "hgx-h100-8x", "--quick", "--out", out});
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  auto compare = run_cli({"compare", out, out});
+  // % of the envelope, not a bare PASS: the lowest peer copy against the NVSwitch envelope.
+  EXPECT_TRUE(std::regex_search(compare.out, std::regex("bandwidth\\.p2p +PASS 1[01][0-9]\\.[0-9] %"))) << compare.out;
+  EXPECT_TRUE(std::regex_search(compare.out, std::regex("bandwidth\\.h2d +PASS [0-9]+\\.[0-9] %"))) << compare.out;
+  std::filesystem::remove_all(out);
+}
+
 TEST(AcceptCopyStages, EachFaultFailsItsOwnClause) {
   const auto spec = spec_file(kAuto);
   auto vram = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "vram-short:gpu=4,gib=60"});
