@@ -7,10 +7,14 @@
 // checked)}, actual_iterations, experiment_name}] (out_of_place is null for in-place-only
 // runs); writeResultFooter writes average_bus_bandwidth{bandwidth, okay}; writeErrors errors[].
 // Doubles are "%lf" or the string "nan"; booleans are the strings "true"/"false".
+#include <fmt/format.h>
+#include <limits>
 #include <set>
 
 #include <nlohmann/json.hpp>
 
+#include "core/text_safety.hpp"
+#include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/nccl_tests_infer.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/text_lines.hpp"
@@ -60,8 +64,15 @@ core::CollectiveResult read_result(const Json& row, const char* key, const std::
   }
   if (!g->is_object()) throw JsonError{at, "expected an object or null"};
   r.time_us = number_at(*g, member(*g, "cpu_time") != nullptr ? "cpu_time" : "time", at);
-  r.algbw_gbps = number_at(*g, "alg_bw", at);
-  r.busbw_gbps = number_at(*g, "bus_bw", at);
+  const double algbw = number_at(*g, "alg_bw", at);
+  const double busbw = number_at(*g, "bus_bw", at);
+  // As in the text table: algbw has no ceiling on one rank (busbw 0), where nothing crosses a link.
+  if (const auto why = implausible_gbps(busbw)) throw JsonError{at + ".bus_bw", fmt::format("{} {}", busbw, *why)};
+  if (const auto why = implausible_gbps(algbw, busbw == 0 ? std::numeric_limits<double>::infinity() : kMaxPlausibleGbps)) {
+    throw JsonError{at + ".alg_bw", fmt::format("{} {}", algbw, *why)};
+  }
+  r.algbw_gbps = algbw;
+  r.busbw_gbps = busbw;
   const Json* w = member(*g, "nwrong");
   if (w == nullptr || w->is_null()) {
     r.wrong = core::Reading<std::int64_t>::absent("not checked (validation off, -c 0): nwrong is null");
@@ -139,6 +150,11 @@ void read_config(const Json& doc, core::CollectiveRun& run) {
 }  // namespace
 
 core::Result<core::CollectiveRun> parse_nccl_tests_json(std::string_view text, const std::string& file_name) {
+  // nlohmann's parser and destructor walk nested values; thousands of levels must not reach them.
+  if (const auto depth = core::bracket_depth(text); depth > core::kMaxNestingDepth) {
+    return core::input_error(fmt::format("{}: JSON nested {} levels deep, more than the {} any nccl-tests -J output has",
+                                         file_name, depth, core::kMaxNestingDepth));
+  }
   const Json doc = Json::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return core::input_error(file_name + ": not valid JSON");
   if (!doc.is_object()) return core::input_error(file_name + ": expected a JSON object (nccl-tests -J output)");
@@ -169,6 +185,11 @@ core::Result<core::CollectiveRun> parse_nccl_tests_json(std::string_view text, c
     }
     const Json* avg = member(doc, "average_bus_bandwidth");
     const Json* bw = avg == nullptr ? nullptr : member(*avg, "bandwidth");
+    if (bw != nullptr && bw->is_number()) {
+      if (const auto why = implausible_gbps(bw->get<double>())) {
+        throw JsonError{"average_bus_bandwidth.bandwidth", fmt::format("{} {}", bw->get<double>(), *why)};
+      }
+    }
     run.printed_avg_busbw_gbps = bw != nullptr && bw->is_number()
                                      ? core::Reading<double>(bw->get<double>())
                                      : core::Reading<double>::absent("no average_bus_bandwidth in the JSON");

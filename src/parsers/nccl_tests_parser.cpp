@@ -6,6 +6,7 @@
 #include <optional>
 #include <set>
 
+#include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/nccl_tests_infer.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nccl_tests_table.hpp"
@@ -28,6 +29,7 @@ struct Header {
   std::optional<std::string> nccl_version;      // "NCCL version 2.18.1+cuda12.1" -> "2.18.1"
   std::optional<std::string> nccl_library;      // nccl-tests "nccl-library=22703" -> "2.27.3"
   std::optional<double> printed_avg;
+  std::optional<std::string> bad_avg;           // why the printed average cannot be a bandwidth
   std::optional<std::string> binary_op;
   int bad_rank_lines = 0;
 };
@@ -80,7 +82,10 @@ void read_comment(std::string_view t, Header& h) {
     const auto colon = t.find(':');
     const auto v = colon == std::string_view::npos ? std::vector<std::string>{} : split_ws(t.substr(colon + 1));
     if (!v.empty()) {
-      if (const auto bw = parse_nccl_number(v[0])) h.printed_avg = *bw;
+      if (const auto bw = parse_nccl_number(v[0])) {
+        if (const auto why = implausible_gbps(*bw)) h.bad_avg = "average bus bandwidth '" + v[0] + "' " + *why;
+        h.printed_avg = *bw;
+      }
     }
   }
 }
@@ -158,6 +163,7 @@ core::Result<core::CollectiveRun> parse_nccl_tests(std::string_view text, const 
         header_line = line.number;
       } else {
         read_comment(t, h);
+        if (h.bad_avg) return line_error(file_name, line.number, *h.bad_avg);
       }
       continue;
     }

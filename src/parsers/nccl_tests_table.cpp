@@ -8,7 +8,9 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
+#include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/text_lines.hpp"
 
 namespace gpuvet::parsers {
@@ -61,6 +63,17 @@ core::Result<core::CollectiveResult> parse_group(const std::vector<std::string>&
                                "' is not a number");
     }
     values[i] = *v;
+  }
+  // algbw is checked against the ceiling only when busbw is not 0: on one rank nothing crosses a
+  // link (busbw 0) and an in-place run's algbw is a no-op's (size / a few us).
+  for (size_t i = 1; i < 3; ++i) {
+    const double ceiling = i == 1 && values[2] == 0 ? std::numeric_limits<double>::infinity() : kMaxPlausibleGbps;
+    if (const auto why = implausible_gbps(values[i], ceiling)) {
+      return core::input_error(std::string(which) + " " + kNames[i] + " '" + cells[at + i] + "' " + *why);
+    }
+  }
+  if (const auto why = implausible_non_negative(values[0])) {
+    return core::input_error(std::string(which) + " time '" + cells[at] + "' " + *why);
   }
   core::CollectiveResult r;
   r.time_us = values[0];

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/topo_common.hpp"
 
 namespace gpuvet::parsers {
@@ -46,6 +47,13 @@ core::Result<bool> append_matrix_row(const Line& line, const MatrixRowSpec& spec
     if (spec.allow_na && cells[j] == "N/A") {
       row.push_back(core::Reading<double>::absent(spec.na_reason));
     } else if (parse_decimal(cells[j], v)) {
+      const auto why = spec.unit == "GB/s" ? implausible_gbps(v) : implausible_non_negative(v);
+      if (why) {
+        const auto& col = j - 1 < m.column_labels.size() ? m.column_labels[j - 1] : std::to_string(j - 1);
+        return line_error(file_name, line.number,
+                          fmt::format("cell {} in row {}, column {} of {} {}", quoted(cells[j]), quoted(label), quoted(col),
+                                      spec.matrix, *why));
+      }
       row.emplace_back(v);
     } else {
       const auto& col = j - 1 < m.column_labels.size() ? m.column_labels[j - 1] : std::to_string(j - 1);

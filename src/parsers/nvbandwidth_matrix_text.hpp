@@ -26,10 +26,12 @@ struct MatrixRowSpec {
   size_t columns = 0;            // cells expected after the row label
   bool allow_na = false;         // nvbandwidth prints N/A for pairs it did not measure
   std::string na_reason;         // absence reason for an N/A cell
+  std::string unit;              // from the title: "GB/s" cells must be plausible bandwidths
 };
 
 // Appends the row on `line` (label + spec.columns cells) to `m`. bad_input Error naming the file
-// and line when the cell count is wrong or a cell is not a number (or N/A where allowed).
+// and line when the cell count is wrong, a cell is not a number (or N/A where allowed), or a
+// value is implausible: negative, or in GB/s above kMaxPlausibleGbps (bandwidth_plausibility.hpp).
 core::Result<bool> append_matrix_row(const Line& line, const MatrixRowSpec& spec, core::BandwidthMatrix& m,
                                      const std::string& file_name);
 

@@ -2,10 +2,12 @@
 // reads each matrix (title, column header, rows, SUM) and records waived, failed and unfinished ones.
 #include "parsers/nvbandwidth_parser.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <fmt/format.h>
 
+#include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/nvbandwidth_matrix_text.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
@@ -223,7 +225,7 @@ class Walker {
       return line_error(file_, lines_[h].number, fmt::format("expected the column header of {} (title on line {})", name, title.number));
     }
     m.column_labels = header;
-    const MatrixRowSpec spec{kTool, name, header.size(), true, kNa};
+    const MatrixRowSpec spec{kTool, name, header.size(), true, kNa, m.unit};
     size_t k = h + 1;
     for (; k < lines_.size() && !ends_rows(trim(lines_[k].text)); ++k) {
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
@@ -259,6 +261,10 @@ class Walker {
     }
     auto& m = run_.matrices.back();
     last_matrix_open_ = false;
+    // The SUM adds every cell, so its ceiling is the per-link one times the cells.
+    const double cells_summed = static_cast<double>(std::max<size_t>(1, m.values.size() * m.column_labels.size()));
+    const auto why = m.unit == "GB/s" ? implausible_gbps(v, kMaxPlausibleGbps * cells_summed) : implausible_non_negative(v);
+    if (why) return line_error(file_, line.number, fmt::format("SUM {} {} {}", cells[at], cells[at + 1], *why));
     if (m.testcase.empty() || starts_with(cells[at], running_)) {
       m.testcase = cells[at];
     } else if (m.testcase != cells[at]) {

@@ -115,7 +115,7 @@ class Walker {
       return line_error(file_, lines_[h].number,
                         fmt::format("{} has {} columns but the output lists {} devices", name, n, run_.device_names.size()));
     }
-    const MatrixRowSpec spec{kTool, name, n, false, ""};
+    const MatrixRowSpec spec{kTool, name, n, false, "", m.unit};
     size_t k = h + 1;
     for (; k < lines_.size() && is_row_start(lines_[k].text); ++k) {
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
