@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include "parsers/smi_query_duplicates.hpp"
 #include "parsers/smi_query_fields.hpp"
 #include "parsers/smi_query_tree.hpp"
 #include "parsers/text_lines.hpp"
@@ -119,7 +120,9 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
           file_name, last_line_of(*gpus[i].node), i, gpus[i].header_bus_id));
     }
   }
-  return smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
+  auto machine = smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
+  if (!machine) return machine.error();
+  return smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::text, file_name);
 }
 
 }  // namespace gpuvet::parsers

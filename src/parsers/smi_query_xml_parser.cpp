@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <pugixml.hpp>
 
+#include "parsers/smi_query_duplicates.hpp"
 #include "parsers/smi_query_fields.hpp"
 #include "parsers/smi_query_tree.hpp"
 #include "parsers/text_lines.hpp"
@@ -80,7 +81,9 @@ core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std
     return core::input_error(fmt::format(
         "{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none", file_name, root.line));
   }
-  return smi_query::build_machine(root, gpus, smi_query::Form::xml, file_name);
+  auto machine = smi_query::build_machine(root, gpus, smi_query::Form::xml, file_name);
+  if (!machine) return machine.error();
+  return smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::xml, file_name);
 }
 
 }  // namespace gpuvet::parsers
