@@ -1,6 +1,8 @@
 // JSON for accept reports and state. Unknown numbers are null, never zero.
 #include "accept/accept_json.hpp"
 
+#include "core/text_safety.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -169,6 +171,12 @@ auto guarded(const std::string& file_name, Fn fn) -> decltype(fn()) {
   }
 }
 
+// Text the user gave (a spec name, a GPU name) may hold bytes that are not UTF-8: they are
+// replaced (U+FFFD) rather than make the report unwritable.
+std::string dump_text(const ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace
 
 std::string render_report_json(const AcceptReport& r) {
@@ -192,7 +200,8 @@ std::string render_report_json(const AcceptReport& r) {
   ordered_json other = ordered_json::array();
   for (const auto& f : r.other_findings) other.push_back(finding_json(f));
   j["other_findings"] = other;
-  return j.dump(2) + "\n";
+  j["notes"] = r.notes;
+  return dump_text(j);
 }
 
 core::Result<AcceptReport> parse_report_json(std::string_view text, const std::string& file_name) {
@@ -228,11 +237,25 @@ core::Result<AcceptReport> parse_report_json(std::string_view text, const std::s
 std::string render_state(const std::string& key, const std::vector<StageRecord>& stages) {
   ordered_json list = ordered_json::array();
   for (const auto& s : stages) list.push_back(stage_json(s));
-  return ordered_json{{"schema", kStateSchema}, {"key", key}, {"stages", list}}.dump(2) + "\n";
+  return dump_text(ordered_json{{"schema", kStateSchema}, {"key", key}, {"stages", list}});
+}
+
+std::optional<std::string> state_key(std::string_view text) {
+  if (core::bracket_depth(text) > core::kMaxNestingDepth) return std::nullopt;
+  const auto j = ordered_json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  const auto schema = j.find("schema");
+  const auto key = j.find("key");
+  if (schema == j.end() || *schema != kStateSchema || key == j.end() || !key->is_string()) return std::nullopt;
+  return key->get<std::string>();
 }
 
 core::Result<std::vector<StageRecord>> parse_state(std::string_view text, const std::string& key,
                                                    const std::string& file_name) {
+  if (core::bracket_depth(text) > core::kMaxNestingDepth) {
+    return core::input_error(fmt::format("{}: nested deeper than {} levels: not a gpuvet accept state file", file_name,
+                                         core::kMaxNestingDepth));
+  }
   return guarded(file_name, [&]() -> core::Result<std::vector<StageRecord>> {
     const auto j = ordered_json::parse(text);
     if (str(j, "schema") != kStateSchema) return core::input_error(file_name + ": not a gpuvet accept state file");

@@ -2,6 +2,7 @@
 // AcceptReport and its stage records as JSON, and back (compare, resume). Pure: text in, text out.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,8 @@ core::Result<AcceptReport> parse_report_json(std::string_view text, const std::s
 inline constexpr std::string_view kStateSchema = "gpuvet.accept-state/1";
 // `key` identifies the run (spec and machine): a state saved under another key is not resumed.
 std::string render_state(const std::string& key, const std::vector<StageRecord>& stages);
+// The key a state file was saved under; nullopt when the text is not a gpuvet state file.
+std::optional<std::string> state_key(std::string_view text);
 // The stage records saved under `key`; empty when the state belongs to another run.
 core::Result<std::vector<StageRecord>> parse_state(std::string_view text, const std::string& key,
                                                    const std::string& file_name);

@@ -96,6 +96,8 @@ struct AcceptReport {
   // The judge's findings that no clause of the spec refers to: shown with their next steps, they
   // do not change the verdict (the spec is the contract).
   std::vector<core::Finding> other_findings;
+  // About the run itself, not the machine: an earlier bundle moved aside, files left unsealed.
+  std::vector<std::string> notes;
 };
 
 // The findings of `all` that no stage of `stages` carries.

@@ -2,6 +2,8 @@
 // spec says so. Status starts as not_run; the stage that runs decides it.
 #include "accept/clauses.hpp"
 
+#include "core/duration.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -42,10 +44,10 @@ std::vector<ClauseResult> inventory_clauses(const spec::Spec& s) {
     out.push_back(clause("gpu.same_batch", "Same batch", fmt::format("equal on every GPU: {}", fmt::join(s.same_batch->value, ", ")),
                          *s.same_batch, "inventory"));
   }
-  if (s.workload) {
-    out.push_back(clause("workload", "Cards suit the workload",
-                         s.workload->value == spec::Workload::train ? "training-class cards (train)" : "any card class (infer)",
-                         *s.workload, "inventory"));
+  // `infer` promises nothing a machine could break (every card class serves inference), so it
+  // is no clause: a clause that can only pass would be a check that cannot fail.
+  if (s.workload && s.workload->value == spec::Workload::train) {
+    out.push_back(clause("workload", "Cards suit the workload", "training-class cards (train)", *s.workload, "inventory"));
   }
   return out;
 }
@@ -134,7 +136,7 @@ std::vector<ClauseResult> burnin_clauses(const spec::Spec& s) {
   return {clause("burnin", "Burn-in",
                  fmt::format("{} under full load; throttled <= {:g} % of the time, <= {} new uncorrectable ECC, <= {} XID, "
                              "<= {} new NVLink errors",
-                             spec::format_duration(b.duration_s), b.throttle_max_fraction * 100, b.ecc_uncorrectable_max,
+                             core::format_duration(b.duration_s), b.throttle_max_fraction * 100, b.ecc_uncorrectable_max,
                              b.xid_max, b.nvlink_errors_max),
                  *s.burnin, "burnin")};
 }

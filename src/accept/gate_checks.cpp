@@ -153,8 +153,8 @@ void same_batch(ClauseResult& c, const StageContext& ctx) {
   conclude(c, missing.empty() ? std::string() : fmt::format("{}", fmt::join(missing, "; ")));
 }
 
+// Only `workload: train` makes this clause (clauses.cpp).
 void workload(ClauseResult& c, const StageContext& ctx) {
-  const bool train = ctx.spec.workload->value == spec::Workload::train;
   std::map<std::string, std::vector<int>> classes;
   std::string missing;
   for (const auto& gpu : ctx.machine.gpus) {
@@ -166,12 +166,10 @@ void workload(ClauseResult& c, const StageContext& ctx) {
     classes[std::string(core::to_string(model->card_class))].push_back(gpu.index);
   }
   c.observed = counted(classes) + " cards";
-  if (train) {
-    for (const auto& [cls, gpus] : classes) {
-      if (cls != "training") set_fail(c, fmt::format("GPU {}: {} cards, rented for training", fmt::join(gpus, ","), cls));
-    }
+  for (const auto& [cls, gpus] : classes) {
+    if (cls != "training") set_fail(c, fmt::format("GPU {}: {} cards, rented for training", fmt::join(gpus, ","), cls));
   }
-  apply_findings(c, ctx.assessment, {"card_class_mismatch"}, train ? core::Severity::warn : core::Severity::fail);
+  apply_findings(c, ctx.assessment, {"card_class_mismatch"}, core::Severity::warn);
   conclude(c, missing);
 }
 

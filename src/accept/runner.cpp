@@ -71,7 +71,9 @@ std::vector<StageRecord> run_stages(const std::vector<std::unique_ptr<Stage>>& s
     StageRecord record;
     if (asked.empty()) {
       record = skipped({}, StageStatus::not_run, "the spec asks nothing of this stage");
-    } else if (const auto* earlier = find_resumed(resumed, stage.id())) {
+    } else if (const auto* earlier = stage.quick_gate() ? nullptr : find_resumed(resumed, stage.id())) {
+      // The quick gates are observed again on every run: they take no time, and they are what
+      // tells a resumed run that it still has the machine the earlier stages measured.
       record = *earlier;
       record.resumed = true;
     } else if (!stopped_by.empty()) {

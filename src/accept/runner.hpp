@@ -1,6 +1,7 @@
-// Runs the stages in registry order on the calling thread: resumed stages are taken from an
-// earlier run's state, --quick skips long-running stages, --fail-fast stops after the first
-// failing stage, and a stage that throws becomes an error record. Every clause a stage leaves
+// Runs the stages in registry order on the calling thread: resumed measuring stages are taken
+// from an earlier run's state (quick gates never are: they are observed again), --quick skips
+// long-running stages, --fail-fast stops after the first failing stage, and a stage that throws
+// becomes an error record. Every clause a stage leaves
 // undecided stays not_run, so the verdict is incomplete (fail-closed).
 #pragma once
 

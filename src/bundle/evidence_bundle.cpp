@@ -5,6 +5,7 @@
 
 #include "accept/accept_json.hpp"
 #include "bundle/bundle_dir.hpp"
+#include "bundle/out_dir.hpp"
 #include "bundle/topology_text.hpp"
 #include "report/html_report.hpp"
 #include "report/junit_report.hpp"
@@ -28,7 +29,7 @@ std::string versions_json(const accept::AcceptReport& r, const core::Machine& m)
                            {"simulated", m.simulated},
                            {"started_utc", r.started_utc},
                            {"finished_utc", r.finished_utc}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // never throw on non-UTF-8 text
 }
 
 }  // namespace
@@ -52,7 +53,7 @@ core::Result<std::vector<std::string>> write_evidence(const std::filesystem::pat
     if (!ok) return ok.error();
     written.push_back(name);
   }
-  auto ok = write_manifest(dir);
+  auto ok = seal_bundle(dir);  // only what gpuvet wrote: a user's stray file is never sealed
   if (!ok) return ok.error();
   written.emplace_back(kManifestName);
   return written;

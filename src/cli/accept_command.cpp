@@ -26,6 +26,7 @@
 #include "backends/sim/simulator.hpp"
 #include "bundle/bundle_dir.hpp"
 #include "bundle/evidence_bundle.hpp"
+#include "bundle/out_dir.hpp"
 #include "bundle/sha256.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
@@ -185,12 +186,54 @@ accept::StageProviders stage_providers(const AcceptOptions& o, probes::BurninObs
   return providers;
 }
 
-// Identifies a run for resuming: the spec text and the machine it runs against.
+// Identifies a run for resuming: the spec text, the gpuvet that runs it, and the machine it runs
+// against down to each GPU's identity, so a stage measured on other GPUs is never taken over.
 std::string run_key(const std::string& spec_text, const AcceptOptions& o, const core::Machine& m) {
-  std::string id = m.source + "\n" + m.hostname.value_or("") + "\n";
+  std::string id = fmt::format("gpuvet {}\n{}\n{}\ndriver {}\n{} GPUs\n", GPUVET_VERSION, m.source,
+                               m.hostname.value_or(""), m.driver_version.value_or("?"), m.gpus.size());
+  for (const auto& g : m.gpus) {
+    id += fmt::format("{} {} {} {}\n", g.pci_bus_id.value_or("?"), g.uuid.value_or("?"), g.serial.value_or("?"),
+                      g.name.value_or("?"));
+  }
   for (const auto& f : o.faults) id += f + "\n";
   if (o.quick) id += "--quick\n";  // a quick run's sampled stages never stand in for a full run's
   return bundle::sha256_hex(spec_text + "\n--\n" + id);
+}
+
+// Readies --out before stage 1 (bundle::prepare_out_dir) and returns the stages an earlier
+// attempt of this very run finished. What happened to earlier files goes into `notes`.
+core::Result<std::vector<accept::StageRecord>> prepare_bundle(const std::string& out_dir, const std::string& key,
+                                                             std::vector<std::string>& notes, Streams& streams) {
+  if (out_dir.empty()) return std::vector<accept::StageRecord>{};
+  auto classify = [&key](const std::string& state_text) {
+    auto earlier_key = accept::state_key(state_text);
+    if (!earlier_key) return bundle::EarlierRun::not_gpuvet;
+    return *earlier_key == key ? bundle::EarlierRun::same_run : bundle::EarlierRun::other_run;
+  };
+  auto prepared = bundle::prepare_out_dir(out_dir, classify);
+  if (!prepared) return prepared.error();
+  if (!prepared->moved_aside.empty()) {
+    notes.push_back(fmt::format("{} held the bundle of another run (other spec, machine, GPUs or gpuvet version); it was "
+                                "moved to {} and this run started afresh",
+                                out_dir, prepared->moved_aside));
+  }
+  if (!prepared->foreign.empty()) {
+    std::string names;
+    for (const auto& n : prepared->foreign) names += (names.empty() ? "" : ", ") + n;
+    notes.push_back(fmt::format("{} also holds files gpuvet did not write ({}): they are not sealed in the MANIFEST, and "
+                                "`gpuvet verify` lists them as added",
+                                out_dir, names));
+  }
+  for (const auto& n : notes) streams.err << "gpuvet accept: " << n << "\n";
+  if (!prepared->resume) return std::vector<accept::StageRecord>{};
+  const std::string state_file = out_dir + "/" + bundle::kStateFile;
+  auto state = bundle::read_file(out_dir, bundle::kStateFile);
+  if (!state) return state.error();
+  auto resumed = accept::parse_state(*state, key, state_file);
+  if (!resumed) return resumed.error();
+  streams.err << fmt::format("gpuvet accept: resuming from {} ({} stages done; the quick gates are observed again)\n",
+                             out_dir, resumed->size());
+  return resumed;
 }
 
 const char* status_word(accept::ClauseStatus s) {
@@ -213,6 +256,7 @@ std::string summary_text(const accept::AcceptReport& r, const std::string& out_d
     header = true;
     out += fmt::format("  - {} {}: {}\n", core::to_string(f.severity), f.code, f.message);
   }
+  for (const auto& n : r.notes) out += "\nNote: " + n + "\n";
   if (!out_dir.empty()) out += fmt::format("\nEvidence bundle: {} (check it with `gpuvet verify {}`)\n", out_dir, out_dir);
   return out;
 }
@@ -249,18 +293,8 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
 
 
   const std::string key = run_key(*spec_text, o, *machine);
-  std::vector<accept::StageRecord> resumed;
-  if (!o.out_dir.empty()) {
-    auto made = bundle::ensure_directory(o.out_dir);
-    if (!made) return made.error();
-    if (auto state = bundle::read_file(o.out_dir, bundle::kStateFile)) {
-      auto parsed = accept::parse_state(*state, key, o.out_dir + "/" + bundle::kStateFile);
-      if (!parsed) return parsed.error();
-      resumed = std::move(parsed).value();
-      streams.err << (resumed.empty() ? "gpuvet accept: the state in " + o.out_dir + " belongs to another spec or machine; starting afresh\n"
-                                      : fmt::format("gpuvet accept: resuming from {} ({} stages done)\n", o.out_dir, resumed.size()));
-    }
-  }
+  auto resumed = prepare_bundle(o.out_dir, key, report.notes, streams);
+  if (!resumed) return resumed.error();
 
   std::vector<accept::StageRecord> done;
   std::optional<core::Error> save_error;
@@ -286,7 +320,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
       if (!saved) save_error = saved.error();
     }
   };
-  report.stages = accept::run_stages(stages, ctx, {o.quick, o.fail_fast}, resumed, hooks);
+  report.stages = accept::run_stages(stages, ctx, {o.quick, o.fail_fast}, *resumed, hooks);
   if (save_error) return *save_error;
   report.verdict = accept::decide(report.stages, report.why);
   report.other_findings = accept::findings_outside(assessment.findings, report.stages);

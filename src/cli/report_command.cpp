@@ -1,6 +1,5 @@
 // gpuvet report --db FILE: rebuilds a burn-in report from its database alone (a finished run, an
 // interrupted one, or one killed mid-run), and the shared burn-in output tail.
-#include <charconv>
 #include <cmath>
 #include <ostream>
 
@@ -8,6 +7,7 @@
 
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
+#include "core/duration.hpp"
 #include "report/burnin_report.hpp"
 #include "telemetry/telemetry_store.hpp"
 
@@ -23,22 +23,12 @@ core::ExitCode render_burnin(const std::string& database, const std::string& com
 }
 
 core::Result<double> parse_duration(const std::string& text, const std::string& option) {
-  std::size_t digits = 0;
-  while (digits < text.size() && (std::isdigit(static_cast<unsigned char>(text[digits])) || text[digits] == '.')) ++digits;
-  const std::string unit = text.substr(digits);
-  double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + digits, value);
-  double scale = 0;
-  if (unit.empty() || unit == "s") scale = 1;
-  if (unit == "ms") scale = 0.001;
-  if (unit == "m" || unit == "min") scale = 60;
-  if (unit == "h") scale = 3600;
-  if (digits == 0 || ec != std::errc() || end != text.data() + digits || scale == 0 || !(value > 0) ||
-      !std::isfinite(value) || value * scale > 30 * 24 * 3600.0) {
-    return core::usage_error(fmt::format("{} '{}': expected a duration such as 100ms, 90s, 15m or 4h (at most 30 days)",
+  const auto seconds = core::parse_duration(text);
+  if (!seconds || !(*seconds > 0) || *seconds > core::kMaxDurationS) {
+    return core::usage_error(fmt::format("{} '{}': expected a duration such as 100ms, 90s, 15m, 4h or 1h30m (at most 30 days)",
                                          option, text));
   }
-  return value * scale;
+  return *seconds;
 }
 
 namespace {

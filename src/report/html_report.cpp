@@ -125,6 +125,11 @@ std::string findings_section(const accept::AcceptReport& r) {
            "these do not change the verdict.</p>\n";
     for (const auto& f : r.other_findings) out += finding_html(f);
   }
+  if (!r.notes.empty()) {
+    out += "<h3>About this run</h3>\n<ul>\n";
+    for (const auto& n : r.notes) out += "<li>" + esc(n) + "</li>\n";
+    out += "</ul>\n";
+  }
   return out;
 }
 

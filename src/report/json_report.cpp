@@ -244,7 +244,7 @@ std::string render_json(const MachineReport& report) {
   j["unverified"] = report.assessment.unverified;
   if (report.measurements != nullptr) j["measurements"] = measurements_json(*report.measurements);
   j["notes"] = machine.notes;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // never throw on non-UTF-8 text
 }
 
 }  // namespace gpuvet::report

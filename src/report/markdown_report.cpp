@@ -71,6 +71,10 @@ std::string render_accept_markdown(const accept::AcceptReport& r) {
       out += "\n";
     }
   }
+  if (!r.notes.empty()) {
+    out += "\n## About this run\n\n";
+    for (const auto& n : r.notes) out += "- " + n + "\n";
+  }
   return out;
 }
 

@@ -100,8 +100,8 @@ core::Result<Spec> parse_spec(std::string_view yaml_text, const std::string& fil
 // Fills what the spec leaves out from the catalogue model of gpu.model (spec_defaults.cpp).
 void apply_defaults(Spec& spec, const core::Catalog& catalog);
 
-// "4h", "30m", "90s", "1h30m", or a number of seconds. nullopt when it does not parse.
-std::optional<double> parse_duration(std::string_view text);
-std::string format_duration(double seconds);
+// The shortest and longest burn-in a spec may ask for: a soak shorter than a minute judges
+// nothing, and a month is what `gpuvet burnin --duration` allows.
+inline constexpr double kMinBurninS = 60;
 
 }  // namespace gpuvet::spec

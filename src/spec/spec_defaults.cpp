@@ -2,7 +2,6 @@
 // PCIe generation and width, the interconnect its form factor implies, the workload its card
 // class is for, the same-batch attributes it reports, and a healthy-memory clause.
 #include <cmath>
-#include <regex>
 
 #include <fmt/format.h>
 
@@ -56,27 +55,6 @@ void apply_defaults(Spec& spec, const core::Catalog& catalog) {
     spec.workload = defaulted(model->card_class == core::CardClass::training ? Workload::train : Workload::infer,
                               origin + " (" + std::string(core::to_string(model->card_class)) + " card)");
   }
-}
-
-std::optional<double> parse_duration(std::string_view text) {
-  static const std::regex kPlain(R"(\s*([0-9]+(\.[0-9]+)?)\s*)");
-  static const std::regex kParts(R"(\s*(([0-9]+(\.[0-9]+)?)h)?\s*(([0-9]+(\.[0-9]+)?)m)?\s*(([0-9]+(\.[0-9]+)?)s)?\s*)");
-  const std::string s(text);
-  std::smatch m;
-  if (std::regex_match(s, m, kPlain)) return std::stod(m[1]);
-  if (!std::regex_match(s, m, kParts) || (!m[2].matched && !m[5].matched && !m[8].matched)) return std::nullopt;
-  double seconds = 0;
-  if (m[2].matched) seconds += std::stod(m[2]) * 3600;
-  if (m[5].matched) seconds += std::stod(m[5]) * 60;
-  if (m[8].matched) seconds += std::stod(m[8]);
-  return seconds;
-}
-
-std::string format_duration(double seconds) {
-  const auto s = static_cast<long long>(std::llround(seconds));
-  if (s % 3600 == 0 && s >= 3600) return fmt::format("{}h", s / 3600);
-  if (s % 60 == 0 && s >= 60) return fmt::format("{}m", s / 60);
-  return fmt::format("{}s", s);
 }
 
 }  // namespace gpuvet::spec

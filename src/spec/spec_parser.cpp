@@ -4,16 +4,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/duration.hpp"
+#include "core/text_safety.hpp"
 #include "spec/spec.hpp"
 
 namespace gpuvet::spec {
 
 namespace {
+
+// Templates are ~2 KiB and ~4 levels deep; these bounds leave room and keep parsers safe.
+constexpr std::size_t kMaxSpecBytes = 1u << 20;
+constexpr std::size_t kMaxIndent = 256;
 
 const char* const kCollectives[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
                                     "reduce",     "alltoall",   "sendrecv"};
@@ -137,14 +144,66 @@ void parse_burnin(const YAML::Node& node, Spec& spec) {
   BurninLimits limits;
   const auto d = node["duration"];
   if (!d) fail(node, "burnin.duration", "required (e.g. 4h, 30m)");
-  auto seconds = d.IsScalar() ? parse_duration(d.Scalar()) : std::nullopt;
-  if (!seconds || *seconds <= 0) fail(d, "burnin.duration", fmt::format("expected a duration like 4h, 30m or 90s, got '{}'", scalar_text(d)));
+  auto seconds = d.IsScalar() ? core::parse_duration(d.Scalar()) : std::nullopt;
+  if (!seconds || *seconds < kMinBurninS || *seconds > core::kMaxDurationS) {
+    fail(d, "burnin.duration",
+         fmt::format("expected a duration from {} to {} days, like 4h, 30m or 1h30m, got '{}'",
+                     core::format_duration(kMinBurninS), core::kMaxDurationS / 86400, scalar_text(d)));
+  }
   limits.duration_s = *seconds;
   if (auto v = node["throttle_max_fraction"]) limits.throttle_max_fraction = number(v, "burnin.throttle_max_fraction", 0, 1, "a fraction from 0 to 1");
   if (auto v = node["ecc_uncorrectable_max"]) limits.ecc_uncorrectable_max = whole(v, "burnin.ecc_uncorrectable_max", 0, 1000000);
   if (auto v = node["xid_max"]) limits.xid_max = whole(v, "burnin.xid_max", 0, 1000000);
   if (auto v = node["nvlink_errors_max"]) limits.nvlink_errors_max = whole(v, "burnin.nvlink_errors_max", 0, 1000000000);
   spec.burnin = field(limits, node);
+}
+
+// yaml-cpp keeps every pair of a mapping and `node[key]` finds the first: a key written twice
+// would drop the second promise without a word. Bounded by the depth check in parse_spec.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
+  if (node.IsSequence()) {
+    for (const auto& item : node) reject_duplicate_keys(item, path);
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, int> seen;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "(not a scalar)";
+    const std::string where = path.empty() ? key : path + "." + key;
+    if (const auto first = seen.find(key); first != seen.end()) {
+      fail(entry.first, where, fmt::format("written twice (first on line {}): a spec states each promise once", first->second));
+    }
+    seen.emplace(key, line_of(entry.first));
+    reject_duplicate_keys(entry.second, where);
+  }
+}
+
+// What no spec needs and a parser must not see: bytes that are not text, and nesting deep
+// enough to exhaust the stack of a recursive parser.
+void check_text(std::string_view yaml_text) {
+  if (yaml_text.size() > kMaxSpecBytes) {
+    throw SpecError{fmt::format("line 1: {} bytes; a spec is at most {} bytes", yaml_text.size(), kMaxSpecBytes)};
+  }
+  if (const auto line = core::first_invalid_utf8_line(yaml_text)) {
+    throw SpecError{fmt::format("line {}: not valid UTF-8 text (a spec is UTF-8)", *line)};
+  }
+  if (core::bracket_depth(yaml_text) > core::kMaxNestingDepth) {
+    throw SpecError{fmt::format("line 1: brackets nested deeper than {} levels", core::kMaxNestingDepth)};
+  }
+  std::size_t line = 1;
+  std::size_t indent = 0;
+  bool at_start = true;
+  for (const char c : yaml_text) {
+    if (c == '\n') {
+      ++line;
+      indent = 0;
+      at_start = true;
+    } else if (at_start && (c == ' ' || c == '\t')) {
+      if (++indent > kMaxIndent) throw SpecError{fmt::format("line {}: indented deeper than {} columns", line, kMaxIndent)};
+    } else {
+      at_start = false;
+    }
+  }
 }
 
 void parse_document(const YAML::Node& root, Spec& spec, const core::Catalog& catalog) {
@@ -219,7 +278,16 @@ core::Result<Spec> parse_spec(std::string_view yaml_text, const std::string& fil
   Spec spec;
   spec.file_name = file_name;
   try {
-    parse_document(YAML::Load(std::string(yaml_text)), spec, catalog);
+    check_text(yaml_text);
+    const auto documents = YAML::LoadAll(std::string(yaml_text));
+    if (documents.size() > 1) {
+      throw SpecError{fmt::format("line {}: a second YAML document: a spec is one document (remove the `---` and what "
+                                  "follows, or split it into two files)",
+                                  line_of(documents[1]))};
+    }
+    const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    reject_duplicate_keys(root, "");
+    parse_document(root, spec, catalog);
   } catch (const SpecError& e) {
     return core::input_error(file_name + ": " + e.message);
   } catch (const YAML::Exception& e) {

@@ -149,17 +149,20 @@ TEST_F(AcceptCli, QuickFullTemplateIsIncompleteWithExitThree) {
 }
 
 TEST_F(AcceptCli, RerunResumesCompletedStages) {
-  const auto spec = write("spec.yaml", gates_only("hgx-h100-8x"));
+  const auto spec = write("spec.yaml", gates_only("hgx-h100-8x") + "bandwidth: {h2d_gbps: auto, p2p_gbps: auto}\n");
   const auto out = (dir_ / "out").string();
   ASSERT_EQ(run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out}).exit_code, 0);
   auto again = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out});
   EXPECT_EQ(again.exit_code, 0);
   EXPECT_NE(again.err.find("resuming from"), std::string::npos) << again.err;
-  EXPECT_NE(again.err.find("resumed"), std::string::npos);
-  // Another machine in the same directory starts afresh.
+  EXPECT_NE(again.err.find("bandwidth"), std::string::npos);
+  EXPECT_NE(again.err.find(", resumed)"), std::string::npos) << again.err;
+  // Another machine in the same directory starts afresh; the earlier bundle is kept aside, whole.
   auto other = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--fault", "gpu-missing:gpu=1", "--out", out});
   EXPECT_EQ(other.exit_code, 1);
-  EXPECT_NE(other.err.find("starting afresh"), std::string::npos) << other.err;
+  EXPECT_NE(other.err.find("started afresh"), std::string::npos) << other.err;
+  EXPECT_EQ(other.err.find(", resumed)"), std::string::npos) << other.err;
+  EXPECT_EQ(run_cli({"verify", out + ".earlier-1"}).exit_code, 0);
 }
 
 TEST_F(AcceptCli, AQuickRunIsNeverResumedIntoAFullOne) {

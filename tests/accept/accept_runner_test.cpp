@@ -1,6 +1,6 @@
 // The runner: a pluggable stage decides its clauses; a missing, throwing or lazy stage leaves
 // them not run (incomplete, never pass); --quick skips the burn-in; --fail-fast stops after a
-// failing stage; resumed stages are not rerun.
+// failing stage; resumed measuring stages are not rerun, quick gates always are.
 #include <gtest/gtest.h>
 
 #include <stdexcept>
@@ -122,15 +122,29 @@ TEST(AcceptRunner, ResumedStagesAreNotRerun) {
   EXPECT_EQ(runs, 1);  // taken from the earlier run, so the (now failing) fake did not run
   EXPECT_EQ(second.verdict, core::Verdict::pass);
   for (const auto& s : second.stages) {
-    if (!s.clauses.empty()) {
-      EXPECT_TRUE(s.resumed) << s.id;
-    }
+    if (s.clauses.empty()) continue;
+    // The quick gates are observed again on every run; only measuring stages are taken over.
+    const bool gate = s.id == "inventory" || s.id == "topology" || s.id == "numa" || s.id == "memory";
+    EXPECT_EQ(s.resumed, !gate) << s.id;
   }
   // A stage that did not complete earlier runs again.
   auto partial = first.stages;
   partial[4].status = StageStatus::error;
   run_on_sim("hgx-h100-8x", {}, spec, bandwidth(ClauseStatus::pass, &runs), {}, partial);
   EXPECT_EQ(runs, 2);
+}
+
+TEST(AcceptRunner, ResumedGatesAreObservedAgainSoAChangedMachineFails) {
+  // The earlier run saw 8 GPUs and passed; a GPU has gone since. Its saved gate records must not
+  // stand in for the machine in front of us.
+  int runs = 0;
+  const auto spec = gates_only("hgx-h100-8x") + kBandwidthSpec;
+  auto first = run_on_sim("hgx-h100-8x", {}, spec, bandwidth(ClauseStatus::pass, &runs));
+  ASSERT_EQ(first.verdict, core::Verdict::pass);
+  auto second = run_on_sim("hgx-h100-8x", {"gpu-missing:gpu=3"}, spec, bandwidth(ClauseStatus::pass, &runs), {}, first.stages);
+  EXPECT_EQ(second.verdict, core::Verdict::fail);
+  EXPECT_EQ(second.clause("gpu.count").status, ClauseStatus::fail);
+  EXPECT_NE(second.clause("gpu.count").observed.find("7"), std::string::npos) << second.clause("gpu.count").observed;
 }
 
 // A bandwidth stage that declines to run here (e.g. a single-GPU machine has no P2P pairs).
