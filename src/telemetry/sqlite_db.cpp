@@ -2,44 +2,51 @@
 #include "telemetry/sqlite_db.hpp"
 
 #include <sqlite3.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 namespace gpuvet::telemetry {
 
-namespace {
-
-bool file_exists(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0;
-}
-
-}  // namespace
-
 core::Result<std::unique_ptr<Database>> Database::open(const std::string& path, Mode mode) {
   const bool memory = path == ":memory:";
-  if (!memory && mode == Mode::create && file_exists(path)) {
-    return core::usage_error(fmt::format("{}: already exists (burn-in never overwrites a database; choose another --db)", path));
-  }
-  if (!memory && mode != Mode::create && !file_exists(path)) {
-    return core::input_error(fmt::format("{}: no such file", path));
-  }
+  std::unique_ptr<PrivateCopy> copy;
+  std::string target = path;
   int flags = SQLITE_OPEN_FULLMUTEX;
-  if (mode == Mode::read_only) {
-    flags |= SQLITE_OPEN_READONLY;
-  } else {
+  if (memory) {
     flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  } else if (mode == Mode::create) {
+    if (auto e = create_exclusively(path)) return *e;
+    flags |= SQLITE_OPEN_READWRITE;  // SQLite takes the empty file as a new database
+  } else if (auto e = check_readable_file(path)) {
+    return *e;
+  } else if (mode == Mode::read_write) {
+    flags |= SQLITE_OPEN_READWRITE;
+  } else if (has_sidecar(path)) {
+    // Read-only with a -wal would need a -shm beside it (created, or written if there), and a
+    // read-write open would checkpoint: a copy is read instead, where the log is replayed.
+    auto made = PrivateCopy::make(path);
+    if (!made) return made.error();
+    copy = std::move(made).value();
+    target = copy->database();
+    flags |= SQLITE_OPEN_READWRITE;
+  } else {
+    // immutable=1: no locks, no -shm, no -wal; SQLite reads the file and nothing else.
+    target = immutable_uri(path);
+    flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
   }
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  const int rc = sqlite3_open_v2(target.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
+    if (!memory && mode == Mode::create) ::unlink(path.c_str());  // ours, and still empty
     return core::environment_error(fmt::format("{}: cannot open database: {}", path, message));
   }
   sqlite3_busy_timeout(db, 5000);
-  return std::unique_ptr<Database>(new Database(db, path));
+  std::unique_ptr<Database> out(new Database(db, path));
+  out->copy_ = std::move(copy);
+  return out;
 }
 
 Database::~Database() { sqlite3_close(db_); }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "core/error.hpp"
+#include "telemetry/db_file.hpp"
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -19,8 +20,14 @@ class Statement;
 class Database {
  public:
   enum class Mode { create, read_write, read_only };
-  // Opens `path` (":memory:" for a private in-memory database). create fails when the file
-  // already exists; read_only and read_write fail when it does not. Errors: bad_input/environment.
+  // Opens `path` (":memory:" for a private in-memory database).
+  // - create: makes the file exclusively (db_file.hpp); fails when it exists already.
+  // - read_only: for evidence: never changes a byte beside `path`, never adds or removes a file
+  //   there (no checkpoint, no -shm). Without a -wal/-journal the file is opened immutable; with
+  //   one (a killed run keeps its last commits there) a private copy of both is read instead.
+  // - read_write: opens an existing file for writing.
+  // Errors: bad_input naming the path and the reason (no such file, a directory, a FIFO,
+  // permission denied), usage when create finds the file, environment otherwise.
   static core::Result<std::unique_ptr<Database>> open(const std::string& path, Mode mode);
   ~Database();
   Database(const Database&) = delete;
@@ -35,7 +42,8 @@ class Database {
  private:
   Database(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
   sqlite3* db_;
-  std::string path_;
+  std::string path_;                   // as the caller named it (errors name this)
+  std::unique_ptr<PrivateCopy> copy_;  // read_only of a database with a sidecar: what db_ reads
   friend class Statement;
 };
 

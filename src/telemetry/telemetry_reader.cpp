@@ -232,8 +232,9 @@ core::Result<core::BurninRecord> TelemetryStore::read_back() {
 }
 
 core::Result<core::BurninRecord> load_burnin(const std::string& path) {
-  // Read-write open so SQLite can replay the WAL of a run that was killed; nothing is written.
-  auto db = Database::open(path, Database::Mode::read_write);
+  // Evidence: the file and its directory stay byte for byte as they were (a bundle verifies
+  // after a report); a killed run's -wal is still read (through a private copy).
+  auto db = Database::open(path, Database::Mode::read_only);
   if (!db) return db.error();
   auto record = read_record(*db.value());
   if (!record) return record.error().with_context("reading burn-in database");
