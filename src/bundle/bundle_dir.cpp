@@ -3,6 +3,11 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <fstream>
 #include <iterator>
 #include <system_error>
@@ -25,6 +30,63 @@ core::Result<std::string> slurp(const fs::path& path) {
   std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return core::input_error(fmt::format("error reading {}", path.string()));
   return content;
+}
+
+// A regular file of at most `max_bytes`, read without following a link or blocking on a FIFO.
+core::Result<std::string> read_regular(const fs::path& path, std::size_t max_bytes) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return core::input_error(fmt::format("cannot read {}: {}", path.string(), std::generic_category().message(errno)));
+  const struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return core::input_error(fmt::format("cannot read {}: not a regular file", path.string()));
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+    return core::input_error(fmt::format("{}: {} bytes, more than the {} a gpuvet bundle file may have", path.string(),
+                                         st.st_size, max_bytes));
+  }
+  std::string content(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t done = 0;
+  while (done < content.size()) {
+    const ssize_t n = ::read(fd, content.data() + done, content.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return core::input_error(fmt::format("error reading {}: {}", path.string(), std::generic_category().message(errno)));
+    if (n == 0) break;  // shrank while read: the digest check tells
+    done += static_cast<std::size_t>(n);
+  }
+  content.resize(done);
+  return content;
+}
+
+// dir/MANIFEST parsed. No MANIFEST: bad_input.
+core::Result<Digests> read_manifest(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(dir / kManifestName, ec))) {
+    return core::input_error(fmt::format("{}: no {} (not a gpuvet evidence bundle)", dir.string(), kManifestName));
+  }
+  auto text = read_regular(dir / kManifestName, kMaxManifestBytes);
+  if (!text) return text.error();
+  return parse_manifest(*text, (dir / kManifestName).string());
+}
+
+// "changed report.json, missing junit.xml" (at most a few names).
+std::string differences(const VerifyResult& r) {
+  std::string out;
+  std::size_t shown = 0;
+  std::size_t total = r.changed.size() + r.missing.size() + r.added.size();
+  const auto add = [&](const char* what, const std::vector<std::string>& paths) {
+    for (const auto& p : paths) {
+      if (shown++ < 5) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", what, p);
+    }
+  };
+  add("changed", r.changed);
+  add("missing", r.missing);
+  add("added", r.added);
+  if (total > 5) out += fmt::format(" and {} more", total - 5);
+  return out;
 }
 
 }  // namespace
@@ -90,9 +152,9 @@ core::Result<Digests> digest_directory(const fs::path& dir) {
       return core::input_error(fmt::format("{}: {} is not a regular file (links are not allowed in a bundle)", dir.string(), rel));
     }
     if (rel == kManifestName) continue;
-    auto content = slurp(entry.path());
-    if (!content) return content.error();
-    out[rel] = sha256_hex(*content);
+    auto digest = sha256_file(entry.path());
+    if (!digest) return digest.error();
+    out[rel] = std::move(digest).value();
   }
   return out;
 }
@@ -105,16 +167,35 @@ core::Result<bool> write_manifest(const fs::path& dir) {
 
 core::Result<VerifyResult> verify_directory(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::exists(dir / kManifestName, ec)) {
-    return core::input_error(fmt::format("{}: no {} (not a gpuvet evidence bundle)", dir.string(), kManifestName));
-  }
-  auto text = slurp(dir / kManifestName);
-  if (!text) return text.error();
-  auto listed = parse_manifest(*text, (dir / kManifestName).string());
+  if (!fs::is_directory(dir, ec)) return core::usage_error(fmt::format("{}: not a directory", dir.string()));
+  auto listed = read_manifest(dir);
   if (!listed) return listed.error();
-  auto present = digest_directory(dir);
+  auto present = digest_directory(dir);  // each file read once, as a stream
   if (!present) return present.error();
-  return compare_digests(*listed, *present);
+  auto result = compare_digests(*listed, *present);
+  result.files = present->size();
+  return result;
+}
+
+core::Result<std::string> read_verified_file(const fs::path& dir, const std::string& name, std::size_t max_bytes) {
+  auto result = verify_directory(dir);
+  if (!result) return result.error();
+  if (!result->intact()) {
+    return core::input_error(fmt::format("{}: the bundle differs from its MANIFEST ({}); refusing to read it "
+                                         "(gpuvet verify {} lists every difference)",
+                                         dir.string(), differences(*result), dir.string()));
+  }
+  auto listed = read_manifest(dir);
+  if (!listed) return listed.error();
+  const auto it = listed->find(name);
+  if (it == listed->end()) return core::input_error(fmt::format("{}: {} is not in the bundle's MANIFEST", dir.string(), name));
+  auto content = read_regular(dir / name, max_bytes);
+  if (!content) return content.error();
+  // What was read is what the MANIFEST seals, even if the file changed after the check above.
+  if (sha256_hex(*content) != it->second) {
+    return core::input_error(fmt::format("{}: {} changed while it was read (it differs from the MANIFEST)", dir.string(), name));
+  }
+  return content;
 }
 
 }  // namespace gpuvet::bundle

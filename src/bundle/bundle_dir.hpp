@@ -29,7 +29,14 @@ core::Result<std::string> fresh_file(const std::filesystem::path& dir, const std
 core::Result<Digests> digest_directory(const std::filesystem::path& dir);
 // Writes dir/MANIFEST over everything digest_directory() finds.
 core::Result<bool> write_manifest(const std::filesystem::path& dir);
-// Compares dir/MANIFEST with the directory. No MANIFEST: bad_input.
+// Compares dir/MANIFEST with the directory, reading each file once as a stream. `dir` not a
+// directory: usage; no MANIFEST, or one that is malformed or larger than kMaxManifestBytes: bad_input.
 core::Result<VerifyResult> verify_directory(const std::filesystem::path& dir);
+
+// dir/name for a reader of evidence (compare): only after the whole bundle matched its MANIFEST,
+// and only bytes whose digest is the one the MANIFEST lists for `name`. Errors (bad_input) name
+// the bundle and the files that differ; a file over `max_bytes` is refused.
+core::Result<std::string> read_verified_file(const std::filesystem::path& dir, const std::string& name,
+                                             std::size_t max_bytes = 64u << 20);
 
 }  // namespace gpuvet::bundle

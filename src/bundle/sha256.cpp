@@ -1,32 +1,84 @@
 // SHA-256 with libcrypto's EVP interface (the low-level SHA256_* calls are deprecated in 3.0).
 #include "bundle/sha256.hpp"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
 #include <memory>
 #include <stdexcept>
+#include <system_error>
+#include <vector>
+
+#include <fmt/format.h>
 
 namespace gpuvet::bundle {
 
+namespace {
+
+// An incremental SHA-256. Only allocation failure makes libcrypto fail here; callers treat the
+// exception as an internal error.
+class Hasher {
+ public:
+  Hasher() : ctx_(EVP_MD_CTX_new(), EVP_MD_CTX_free) {
+    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1) throw std::runtime_error("libcrypto: SHA-256 failed");
+  }
+  void update(const void* data, std::size_t size) {
+    if (EVP_DigestUpdate(ctx_.get(), data, size) != 1) throw std::runtime_error("libcrypto: SHA-256 failed");
+  }
+  std::string hex() {
+    std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+    unsigned int length = 0;
+    if (EVP_DigestFinal_ex(ctx_.get(), digest.data(), &length) != 1) throw std::runtime_error("libcrypto: SHA-256 failed");
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(length * 2);
+    for (unsigned int i = 0; i < length; ++i) {
+      out.push_back(kHex[digest[i] >> 4]);
+      out.push_back(kHex[digest[i] & 0xf]);
+    }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
+};
+
+std::string os_reason(int error) { return std::error_code(error, std::generic_category()).message(); }
+
+}  // namespace
+
 std::string sha256_hex(std::string_view data) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
-  unsigned int length = 0;
-  if (!ctx || EVP_DigestInit_ex(ctx.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(ctx.get(), data.data(), data.size()) != 1 ||
-      EVP_DigestFinal_ex(ctx.get(), digest.data(), &length) != 1) {
-    // Only allocation failure gets here; callers treat it as an internal error.
-    throw std::runtime_error("libcrypto: SHA-256 failed");
+  Hasher h;
+  h.update(data.data(), data.size());
+  return h.hex();
+}
+
+core::Result<std::string> sha256_file(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return core::input_error(fmt::format("cannot read {}: {}", path.string(), os_reason(errno)));
+  const struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    return core::input_error(fmt::format("cannot read {}: not a regular file", path.string()));
   }
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(length * 2);
-  for (unsigned int i = 0; i < length; ++i) {
-    out.push_back(kHex[digest[i] >> 4]);
-    out.push_back(kHex[digest[i] & 0xf]);
+  constexpr std::size_t kBuffer = 1u << 20;
+  std::vector<unsigned char> buffer(kBuffer);
+  Hasher h;
+  while (true) {
+    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return core::input_error(fmt::format("error reading {}: {}", path.string(), os_reason(errno)));
+    if (n == 0) break;
+    h.update(buffer.data(), static_cast<std::size_t>(n));
   }
-  return out;
+  return h.hex();
 }
 
 }  // namespace gpuvet::bundle

@@ -12,12 +12,10 @@ namespace gpuvet::cli {
 namespace {
 
 core::Result<core::ExitCode> run_verify(const std::string& dir, Streams& streams) {
-  auto listed = bundle::digest_directory(dir);  // also rejects a non-directory early
-  if (!listed) return listed.error();
-  auto result = bundle::verify_directory(dir);
+  auto result = bundle::verify_directory(dir);  // each file read once, as a stream
   if (!result) return result.error();
   if (result->intact()) {
-    streams.out << fmt::format("{}: intact ({} files match the MANIFEST)\n", dir, listed->size());
+    streams.out << fmt::format("{}: intact ({} files match the MANIFEST)\n", dir, result->files);
     return core::ExitCode::pass;
   }
   streams.out << fmt::format("{}: TAMPERED: the bundle differs from its MANIFEST\n", dir);
