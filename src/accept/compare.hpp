@@ -5,10 +5,12 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "accept/accept_model.hpp"
+#include "core/error.hpp"
 
 namespace gpuvet::accept {
 
@@ -39,5 +41,13 @@ CompareTable compare_reports(const std::vector<std::pair<std::string, AcceptRepo
 
 // "PASS 99.5 %", "FAIL 50.0 %", "NOT RUN", "-" (absent).
 std::string cell_text(const CompareCell& cell);
+
+// Checks the text of a report.json against schema gpuvet.accept/1 (docs/json.md) before it is
+// parsed: nesting no deeper than core::kMaxNestingDepth, every required field present with its
+// type (numbers are numbers, not strings), and the documented words only (verdict pass, fail or
+// incomplete; statuses; severities). Fields this version does not know are allowed. The error
+// (bad_input) names `file_name` and the field: "b/report.json: stages[2].clauses[0].measured:
+// expected a number or null, found string \"42\"".
+std::optional<core::Error> check_report_schema(std::string_view text, const std::string& file_name);
 
 }  // namespace gpuvet::accept

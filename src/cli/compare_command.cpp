@@ -1,5 +1,6 @@
 // gpuvet compare DIR|report.json ...: accept reports side by side (text, --markdown, --html): each
-// clause's result and number as % of the spec, verdicts, and the rows where machines differ.
+// clause's result and number as % of the spec, verdicts, and the rows where machines differ. A
+// bundle is verified against its MANIFEST and report.json against its schema before it is read.
 #include <filesystem>
 #include <ostream>
 
@@ -7,6 +8,8 @@
 
 #include "accept/accept_json.hpp"
 #include "accept/compare.hpp"
+#include "bundle/bundle_dir.hpp"
+#include "bundle/manifest.hpp"
 #include "cli/commands.hpp"
 #include "platform/user_file.hpp"
 #include "report/html_compare.hpp"
@@ -23,14 +26,30 @@ struct CompareOptions {
   bool html = false;
 };
 
+// The text of report.json: from a bundle (a directory, or a report.json beside a MANIFEST) only
+// once the whole bundle matches its MANIFEST; a loose report.json as it is, with a note.
+core::Result<std::string> read_report(const std::string& input, bool dir, Streams& streams) {
+  namespace fs = std::filesystem;
+  const fs::path path(input);
+  if (dir) return bundle::read_verified_file(path, "report.json");
+  std::error_code ec;
+  const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
+  if (fs::exists(fs::symlink_status(parent / bundle::kManifestName, ec))) {
+    return bundle::read_verified_file(parent, path.filename().string());
+  }
+  streams.err << fmt::format("gpuvet compare: {} is not in an evidence bundle (no MANIFEST beside it): not verified\n", input);
+  return platform::read_user_file(input);
+}
+
 // A bundle directory or a report.json; the label is the directory (or file) name.
-core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input) {
+core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input, Streams& streams) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool dir = fs::is_directory(input, ec);
   const std::string file = dir ? (fs::path(input) / "report.json").string() : input;
-  auto text = platform::read_user_file(file);
+  auto text = read_report(input, dir, streams);
   if (!text) return text.error();
+  if (auto e = accept::check_report_schema(*text, file)) return *e;
   auto report = accept::parse_report_json(*text, file);
   if (!report) return report.error();
   fs::path p(input);
@@ -43,7 +62,7 @@ core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::strin
 core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& streams) {
   std::vector<std::pair<std::string, accept::AcceptReport>> reports;
   for (const auto& input : o.inputs) {
-    auto r = load(input);
+    auto r = load(input, streams);
     if (!r) return r.error();
     reports.push_back(std::move(r).value());
   }
