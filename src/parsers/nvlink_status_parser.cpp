@@ -9,7 +9,9 @@
 #include <exception>
 #include <optional>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "parsers/nvlink_status_cut.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
 
@@ -31,6 +33,7 @@ struct Block {
   std::vector<Port> ports;
   bool all_inactive = false;      // NVML said all links are inactive
   std::string nvml_message;       // any other NVML: line under this GPU
+  bool header_cut = false;        // the input ends inside this GPU's header line
 };
 
 struct Elision {
@@ -45,12 +48,23 @@ bool is_elision(std::string_view text) {
 
 bool is_link_line(std::string_view text) { return starts_with(text, "Link ") && text.find(':') != std::string_view::npos; }
 
-Block new_block(int line, int index, std::string_view rest) {
+// A header is cut when the input ends inside it: "GPU 7: NVIDIA H8" or "... (UUID: GPU-47". Its
+// name (without "(UUID:") and UUID may be partial, so both stay unknown rather than a false
+// mixed_inventory.
+Block new_block(int line, int index, std::string_view rest, bool last_line) {
   Block b;
   b.line = line;
   b.gpu = unknown_gpu(index, kNotInNvlink);
   const auto uuid_at = rest.find("(UUID:");
   const auto name = trim(rest.substr(0, uuid_at));
+  b.header_cut = last_line && (rest.empty() || rest.back() != ')');
+  if (b.header_cut) {
+    const auto why = fmt::format("the input ends inside the header line of GPU {} (line {})", index, line);
+    if (uuid_at == std::string_view::npos) b.gpu.name = core::Absent{why};
+    else if (!name.empty()) b.gpu.name = std::string(name);
+    b.gpu.uuid = core::Absent{why};
+    return b;
+  }
   if (!name.empty()) b.gpu.name = std::string(name);
   if (uuid_at != std::string_view::npos) {
     auto uuid = rest.substr(uuid_at + 6);
@@ -171,10 +185,44 @@ void finish_block(Block& b, const std::string& file, core::Machine& m) {
   }
 }
 
+std::string cut_note(const std::string& file, int line, std::string_view t, const Block& b) {
+  return fmt::format("{}: line {}: the input ends in a cut line ({}) under GPU {}", file, line, quoted(t), b.gpu.index);
+}
+
+// Truncation the lines themselves do not show: the last GPU lists fewer links than the one
+// of the same model (nvlink -s prints every port, <inactive> ones too), or none at all. The
+// missing ports are added with an unknown state, so they are neither up nor down.
+void check_last_block(std::vector<Block>& blocks, const std::string& file, int last_line, std::vector<std::string>& notes) {
+  if (blocks.size() < 2) return;
+  Block& last = blocks.back();
+  const Block* fuller = nullptr;
+  for (const auto& b : blocks) {
+    if (&b == &last || (b.gpu.name.known() && last.gpu.name.known() && *b.gpu.name != *last.gpu.name)) continue;
+    if (fuller == nullptr || b.ports.size() > fuller->ports.size()) fuller = &b;
+  }
+  if (fuller == nullptr || last.all_inactive || !last.nvml_message.empty() || last.ports.size() >= fuller->ports.size()) return;
+  const auto why = fmt::format("not in the input: it ends (line {}) before this Link line", last_line);
+  std::vector<int> missing;
+  for (const auto& p : fuller->ports) {
+    if (has_port(last, p.port.link)) continue;
+    missing.push_back(p.port.link);
+    auto& q = port_for(last, p.port.link);
+    q.port.active = core::Absent{why};
+    q.port.speed_gbps = core::Absent{why};
+  }
+  notes.push_back(fmt::format("{}: GPU {} lists {} of the {} NVLink ports GPU {} lists: the input looks cut after line {}; "
+                              "links {} of GPU {} are unknown, and GPUs after it may be missing",
+                              file, last.gpu.index, fuller->ports.size() - missing.size(), fuller->ports.size(),
+                              fuller->gpu.index, last_line, fmt::join(missing, ", "), last.gpu.index));
+}
+
 core::Result<core::Machine> parse(std::string_view text, const std::string& file) {
   const auto lines = split_lines(text);
   std::vector<Block> blocks;
   std::vector<Elision> elisions;
+  std::vector<std::string> cut_notes;
+  size_t last = lines.size();
+  while (last > 0 && trim(lines[last - 1].text).empty()) --last;
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
     const auto t = trim(line.text);
@@ -185,19 +233,28 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
       if (!blocks.empty() && index <= blocks.back().gpu.index) {
         return line_error(file, line.number, fmt::format("GPU {} after GPU {}; nvidia-smi lists GPUs in index order", index, blocks.back().gpu.index));
       }
-      blocks.push_back(new_block(line.number, index, rest));
+      blocks.push_back(new_block(line.number, index, rest, i + 1 == last));
+      if (blocks.back().header_cut) {
+        cut_notes.push_back(fmt::format("{}: line {}: the input ends inside the header of GPU {} ({}); its name and UUID are unknown",
+                                        file, line.number, index, quoted(t)));
+      }
     } else if (is_elision(t)) {
       elisions.push_back(Elision{line.number, blocks.empty() ? -1 : blocks.back().gpu.index});
     } else if (blocks.empty()) {
       if (is_link_line(t)) return line_error(file, line.number, "\"Link\" line before any \"GPU N: NAME (UUID: ...)\" line");
       continue;  // text before the output (a prompt line)
     } else if (is_link_line(t)) {
-      if (auto err = read_link(line, t, blocks.back(), file)) return *err;
+      if (auto err = read_link(line, t, blocks.back(), file)) {
+        if (i + 1 != last || !value_looks_cut(trim(t.substr(t.find(':') + 1)))) return *err;
+        cut_notes.push_back(cut_note(file, line.number, t, blocks.back()));
+      }
     } else if (starts_with(t, "NVML:")) {
       std::string lower(t);
       std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       if (lower.find("inactive") != std::string::npos) blocks.back().all_inactive = true;
       else blocks.back().nvml_message = "nvidia-smi printed " + quoted(t);
+    } else if (i + 1 == last && looks_cut(t)) {
+      cut_notes.push_back(cut_note(file, line.number, t, blocks.back()));
     } else if (gpu_or_link_follows(lines, i + 1)) {
       return line_error(file, line.number, fmt::format("expected \"Link L: ...\", \"GPU N: ...\" or \"NVML: ...\", found {}", quoted(t)));
     } else {
@@ -227,6 +284,12 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
                                   "link speeds are unknown", file));
   }
   for (const auto& e : elisions) m.notes.push_back(elision_note(e, blocks));
+  m.notes.insert(m.notes.end(), cut_notes.begin(), cut_notes.end());
+  if (blocks.back().header_cut) {
+    blocks.back().nvml_message = "the input ends inside this GPU's header line";
+  } else {
+    check_last_block(blocks, file, lines[last - 1].number, m.notes);
+  }
   for (auto& b : blocks) {
     finish_block(b, file, m);
     m.gpus.push_back(std::move(b.gpu));
