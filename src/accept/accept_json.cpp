@@ -205,6 +205,10 @@ std::string render_report_json(const AcceptReport& r) {
 }
 
 core::Result<AcceptReport> parse_report_json(std::string_view text, const std::string& file_name) {
+  if (core::bracket_depth(text) > core::kMaxNestingDepth) {
+    return core::input_error(fmt::format("{}: nested deeper than {} levels: not a gpuvet accept report", file_name,
+                                         core::kMaxNestingDepth));
+  }
   return guarded(file_name, [&]() -> core::Result<AcceptReport> {
     const auto j = ordered_json::parse(text);
     const auto schema = str(j, "schema");

@@ -98,6 +98,9 @@ TEST(CompareSchema, DeepNestingIsRefusedBeforeParsing) {
   ASSERT_TRUE(e);
   EXPECT_EQ(e->kind, core::ErrorKind::bad_input);
   EXPECT_NE(e->message.find("b/report.json: nested deeper than 64 levels"), std::string::npos) << e->message;
+  auto parsed = parse_report_json(deep, "b/report.json");  // every reader, not only compare
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().message.find("b/report.json: nested deeper than 64 levels"), std::string::npos);
   auto garbage = check_report_schema("{\"schema\": ", "b/report.json");
   ASSERT_TRUE(garbage);
   EXPECT_NE(garbage->message.find("b/report.json: not JSON"), std::string::npos);
