@@ -10,6 +10,7 @@ packages=(
   libsqlite3-dev libbenchmark-dev
   libssl-dev chromium
   libopenmpi-dev openmpi-bin
+  python3
 )
 
 missing=()

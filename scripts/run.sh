@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Quick start: install, build, and inspect this machine. Without an NVIDIA driver it says so
-# and inspects the built-in simulated 8x H100 SXM server instead. Extra arguments go to
-# `gpuvet inspect` (e.g. --json, --expect nvswitch).
+# Quick start: install, build gpuvet (only the binary: tests are built by scripts/test.sh), and
+# inspect this machine. Without an NVIDIA driver it says so and inspects the built-in simulated
+# 8x H100 SXM server instead. Extra arguments go to `gpuvet inspect` (e.g. --json, --expect nvswitch).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-echo "run.sh: installing dependencies and building (the first build takes several minutes)..." >&2
-bash scripts/build.sh >&2 || { echo "run.sh: build failed" >&2; exit 5; }
+echo "run.sh: installing dependencies and building gpuvet (the first build takes about 10 minutes on 2 cores)..." >&2
+bash scripts/build.sh gpuvet >&2 || { echo "run.sh: build failed" >&2; exit 5; }
 gpuvet=build/default/src/cli/gpuvet
 
 "$gpuvet" inspect "$@"
