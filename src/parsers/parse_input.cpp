@@ -2,7 +2,10 @@
 #include "parsers/parse_input.hpp"
 
 #include <fmt/format.h>
+#include <optional>
+#include <string>
 
+#include "core/text_safety.hpp"
 #include "parsers/input_format.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
@@ -14,7 +17,28 @@
 
 namespace gpuvet::parsers {
 
-core::Result<core::Machine> parse_input(std::string_view text, const std::string& file_name) {
+namespace {
+
+// Pasted text is checked for UTF-8 at this edge: names, serials and NIC names go on into JSON
+// reports, which can carry only valid UTF-8 (nlohmann::json::dump throws otherwise).
+struct ValidText {
+  std::string replaced;             // the text with U+FFFD for bad bytes, when there were any
+  std::optional<std::string> note;  // set when bytes were replaced
+  // What the parsers read: `replaced` when bytes were replaced, else the raw text.
+  [[nodiscard]] std::string_view text(std::string_view raw) const { return note ? std::string_view(replaced) : raw; }
+};
+
+ValidText valid_utf8(std::string_view raw, const std::string& file_name) {
+  ValidText v;
+  const auto bad_line = core::first_invalid_utf8_line(raw);
+  if (!bad_line) return v;
+  v.replaced = core::to_valid_utf8(raw);
+  v.note = fmt::format("{}: line {}: bytes that are not UTF-8 (the first on this line) were replaced by U+FFFD", file_name,
+                       *bad_line);
+  return v;
+}
+
+core::Result<core::Machine> parse_machine(std::string_view text, const std::string& file_name) {
   switch (detect_format(text)) {
     case InputFormat::topo_matrix: return parse_topo_matrix(text, file_name);
     case InputFormat::smi_query_text: return parse_smi_query_text(text, file_name);
@@ -32,7 +56,7 @@ core::Result<core::Machine> parse_input(std::string_view text, const std::string
       file_name));
 }
 
-core::Result<ParsedFile> parse_file(std::string_view text, const std::string& file_name) {
+core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& file_name) {
   const auto format = detect_format(text);
   if (format == InputFormat::nccl_tests_text || format == InputFormat::nccl_tests_json) {
     auto run = format == InputFormat::nccl_tests_text ? parse_nccl_tests(text, file_name)
@@ -45,7 +69,7 @@ core::Result<ParsedFile> parse_file(std::string_view text, const std::string& fi
     if (!run) return run.error();
     return ParsedFile{std::nullopt, std::nullopt, std::move(run).value()};
   }
-  auto machine = parse_input(text, file_name);
+  auto machine = parse_machine(text, file_name);
   if (!machine) {
     if (format != InputFormat::unknown) return machine.error();
     return core::input_error(fmt::format(
@@ -54,6 +78,26 @@ core::Result<ParsedFile> parse_file(std::string_view text, const std::string& fi
         file_name));
   }
   return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt};
+}
+
+}  // namespace
+
+core::Result<core::Machine> parse_input(std::string_view raw, const std::string& file_name) {
+  const auto v = valid_utf8(raw, file_name);
+  auto machine = parse_machine(v.text(raw), file_name);
+  if (machine && v.note) machine.value().notes.push_back(*v.note);
+  return machine;
+}
+
+core::Result<ParsedFile> parse_file(std::string_view raw, const std::string& file_name) {
+  const auto v = valid_utf8(raw, file_name);
+  auto parsed = parse_valid(v.text(raw), file_name);
+  if (!parsed || !v.note) return parsed;
+  auto& p = parsed.value();
+  if (p.machine) p.machine->notes.push_back(*v.note);
+  if (p.collective) p.collective->notes.push_back(*v.note);
+  if (p.bandwidth) p.bandwidth->notes.push_back(*v.note);
+  return parsed;
 }
 
 }  // namespace gpuvet::parsers

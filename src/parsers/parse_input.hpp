@@ -18,6 +18,8 @@ namespace gpuvet::parsers {
 // parse_nvlink_status. An unrecognised text gives a bad_input Error:
 // "<file>: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, ...)".
 // nccl-tests logs are not machine descriptions: they give an error here (use parse_file).
+// Bytes that are not UTF-8 are replaced by U+FFFD before parsing (reports are JSON) and a note
+// names the file and the first line that had them; this holds for parse_file too.
 core::Result<core::Machine> parse_input(std::string_view text, const std::string& file_name);
 
 // What one pasted file holds: a description of the machine, or a benchmark run on it.
