@@ -9,7 +9,6 @@
 
 #include <cerrno>
 #include <fstream>
-#include <iterator>
 #include <system_error>
 
 #include "bundle/sha256.hpp"
@@ -22,14 +21,6 @@ namespace {
 
 core::Error fs_error(const std::string& what, const fs::path& path, const std::error_code& ec) {
   return core::environment_error(fmt::format("{} {}: {}", what, path.string(), ec.message()));
-}
-
-core::Result<std::string> slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::input_error(fmt::format("cannot read {}", path.string()));
-  std::string content((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return core::input_error(fmt::format("error reading {}", path.string()));
-  return content;
 }
 
 // A regular file of at most `max_bytes`, read without following a link or blocking on a FIFO.
@@ -135,7 +126,9 @@ core::Result<bool> write_file(const fs::path& dir, const std::string& name, std:
   return true;
 }
 
-core::Result<std::string> read_file(const fs::path& dir, const std::string& name) { return slurp(dir / name); }
+core::Result<std::string> read_file(const fs::path& dir, const std::string& name) {
+  return read_regular(dir / name, 64u << 20);  // state.json as a FIFO or a link must not hang or mislead a resume
+}
 
 core::Result<Digests> digest_directory(const fs::path& dir) {
   std::error_code ec;

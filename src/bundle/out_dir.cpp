@@ -147,9 +147,9 @@ core::Result<bool> seal_bundle(const fs::path& dir) {
     if (!is_bundle_file(name) || ends_with(name, ".tmp") || name == kManifestName) continue;
     const auto status = fs::symlink_status(dir / name, ec);
     if (!fs::is_regular_file(status)) continue;
-    auto content = read_file(dir, name);
-    if (!content) return content.error();
-    digests[name] = sha256_hex(*content);
+    auto digest = sha256_file(dir / name);  // streamed: the telemetry database may be large
+    if (!digest) return digest.error();
+    digests[name] = std::move(digest).value();
   }
   if (ec) return core::environment_error(fmt::format("cannot list {}: {}", dir.string(), ec.message()));
   return write_file(dir, std::string(kManifestName), render_manifest(digests));
