@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 #include <pugixml.hpp>
+#include <vector>
 
 #include "parsers/smi_query_duplicates.hpp"
 #include "parsers/smi_query_fields.hpp"
@@ -64,19 +65,27 @@ core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std
         fmt::format("{}: line {}: expected root element <nvidia_smi_log> (nvidia-smi -q -x), found <{}>", file_name,
                     lines.line_of(log.offset_debug()), log.name()));
   }
-  Node root;
-  const Converter converter{lines, file_name};
-  if (auto error = converter.convert(log, root, 0)) return *error;
-
-  std::vector<smi_query::GpuSection> gpus;
-  std::size_t position = 0;
-  for (const auto& element : log.children()) {
-    if (element.type() != pugi::node_element) continue;
-    if (std::string_view(element.name()) == "gpu") {
-      gpus.push_back({&root.children[position], element.attribute("id").value()});
-    }
-    ++position;
+  // The output pasted twice is two <nvidia_smi_log> documents in one file (pugixml takes several
+  // top-level elements): read the GPUs of each, so fold_repeated_gpus folds or refuses them.
+  std::vector<pugi::xml_node> logs;
+  for (const auto& element : doc.children()) {
+    if (element.type() == pugi::node_element && std::string_view(element.name()) == "nvidia_smi_log") logs.push_back(element);
   }
+  std::vector<Node> roots(logs.size());  // sized once: GpuSections point into it
+  const Converter converter{lines, file_name};
+  std::vector<smi_query::GpuSection> gpus;
+  for (std::size_t r = 0; r < logs.size(); ++r) {
+    if (auto error = converter.convert(logs[r], roots[r], 0)) return *error;
+    std::size_t position = 0;
+    for (const auto& element : logs[r].children()) {
+      if (element.type() != pugi::node_element) continue;
+      if (std::string_view(element.name()) == "gpu") {
+        gpus.push_back({&roots[r].children[position], element.attribute("id").value()});
+      }
+      ++position;
+    }
+  }
+  const Node& root = roots.front();
   if (gpus.empty()) {
     return core::input_error(fmt::format(
         "{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none", file_name, root.line));

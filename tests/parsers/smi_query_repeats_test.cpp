@@ -104,5 +104,25 @@ TEST(SmiQueryRepeats, XmlWithAGpuElementRepeatedFolds) {
   EXPECT_TRUE(has_note(*r, "q.xml: 1 GPU section(s) from line 867 on repeat GPUs"));
 }
 
+// The whole XML document twice: two <nvidia_smi_log> elements, read as one output pasted twice.
+TEST(SmiQueryRepeats, XmlDocumentPastedTwiceFolds) {
+  const auto xml = read_fixture("smi-q/2x-rtx-a5000-anonymised-nvidia-smi-q-x.xml");
+  const auto r = parse_smi_query_xml(xml + xml, "q.xml");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->gpus.size(), 2u);
+  EXPECT_TRUE(has_note(*r, "q.xml: 2 GPU section(s) from line")) << r->notes.back();
+}
+
+// ... and two machines' documents in one file are refused.
+TEST(SmiQueryRepeats, XmlOfTwoMachinesIsRefused) {
+  const auto r = parse_smi_query_xml(read_fixture("smi-q/2x-rtx-a5000-anonymised-nvidia-smi-q-x.xml") +
+                                         read_fixture("smi-q/a100-sxm4-80gb-mig-enabled-trimmed-1of4-nvidia-smi-q-x.xml"),
+                                     "q.xml");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(r.error().message.find("Attached GPUs is 2 but the file has 3 different GPU sections"), std::string::npos)
+      << r.error().message;
+}
+
 }  // namespace
 }  // namespace gpuvet::parsers
