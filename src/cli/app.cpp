@@ -1,11 +1,60 @@
 // Builds the CLI11 app, runs the chosen subcommand and maps errors to exit codes.
 #include "cli/app.hpp"
 
+#include <fmt/format.h>
+
 #include <ostream>
 
+#include "backends/cuda/cuda_backends.hpp"
+#include "backends/nvml/nvml_library.hpp"
+#include "backends/nvml/nvml_reader.hpp"
 #include "cli/commands.hpp"
 
 namespace gpuvet::cli {
+namespace {
+
+// NVML's own view: the driver release it reports and its CUDA version. nvmlInit is cheap; nothing
+// else is read.
+std::string nvml_found() {
+  const std::string name = nvml::default_library_name();
+  auto lib = nvml::NvmlLibrary::load(name);
+  if (!lib) return "not found (" + lib.error().message + ")";
+  const auto& api = (*lib)->api();
+  if (const auto rc = api.init(); rc != 0) return fmt::format("{}: nvmlInit failed: {}", name, (*lib)->describe(rc));
+  char release[96] = {};
+  int cuda = 0;
+  std::string out = name;
+  if (api.system_get_driver_version != nullptr && api.system_get_driver_version(release, sizeof release - 1) == 0) {
+    out = fmt::format("driver {}", release);
+    if (api.system_get_cuda_driver_version != nullptr && api.system_get_cuda_driver_version(&cuda) == 0) {
+      out += fmt::format(" (CUDA {}.{})", cuda / 1000, cuda % 1000 / 10);
+    }
+    out += ", " + name;
+  }
+  api.shutdown();
+  return out;
+}
+
+// `gpuvet --version`: what the binary was built with, then what this machine offers. Never fails
+// and initialises no GPU: libraries are opened and asked their versions, nothing more.
+std::string version_text() {
+  std::string out = std::string("gpuvet ") + GPUVET_VERSION + "\nBuilt with:\n";
+  auto add = [&out](const std::string& component, const std::string& detail) {
+    out += fmt::format("  {:<16} {}\n", component, detail);
+  };
+  for (const auto& line : cuda::build_versions()) add(line.component, line.detail);
+  add("NVML", "loaded at run time (libnvidia-ml.so.1); ABI declared by hand from nvml.h (NVML_API_VERSION 13)");
+  out += "On this machine:\n";
+  const auto found = cuda::runtime_versions();
+  for (const auto& line : found) {
+    add(line.component, line.detail);
+    if (line.component == "CUDA driver") add("NVML", nvml_found());
+  }
+  out.pop_back();  // CLI11 ends the text with a newline of its own
+  return out;
+}
+
+}  // namespace
 
 const char* const kExitCodeHelp =
     "Exit codes:\n"
@@ -23,7 +72,8 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
       "profile, and judges its GPUs, interconnect, NUMA layout and health.",
       "gpuvet"};
   app.footer(std::string("\n") + kExitCodeHelp);
-  app.set_version_flag("--version", std::string("gpuvet ") + GPUVET_VERSION);
+  app.set_version_flag("--version", std::function<std::string()>(version_text),
+                       "Show the version, what gpuvet was built with and the CUDA, NVML, NCCL and cuBLAS libraries found");
   app.require_subcommand(1);
 
   Action action;
@@ -39,6 +89,7 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   add_accept_command(app, action);
   add_verify_command(app, action);
   add_compare_command(app, action);
+  add_plan_command(app, action);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

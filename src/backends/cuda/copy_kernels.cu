@@ -1,33 +1,14 @@
-// Device code of the copy, latency and VRAM probes.
-#include "backends/cuda/copy_kernels.cuh"
+// Device code of the copy, latency and VRAM probes (included by kernels.cu; launched by
+// copy_kernels.cpp).
+#include <cstddef>
+#include <cstdint>
 
-namespace gpuvet::cuda {
-namespace {
+namespace gpuvet::cuda::copy_device {
 
 __device__ std::uint64_t global_ns() {
   std::uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
-}
-
-__global__ void spin_kernel(const volatile int* release, std::uint64_t timeout_ns) {
-  const std::uint64_t start = global_ns();
-  while (*release == 0) {
-    if (global_ns() - start > timeout_ns) break;
-  }
-}
-
-__global__ void copy_kernel(int4* dst, const int4* src, std::size_t n) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    dst[i] = src[i];
-  }
-}
-
-__global__ void chase_kernel(const std::uint64_t* start, std::uint64_t steps, std::uint64_t* sink) {
-  const std::uint64_t* p = start;
-  for (std::uint64_t i = 0; i < steps; ++i) p = reinterpret_cast<const std::uint64_t*>(*(volatile const std::uint64_t*)p);
-  *sink = reinterpret_cast<std::uint64_t>(p);
 }
 
 __device__ std::uint64_t mix(std::uint64_t x) {  // splitmix64 finaliser
@@ -43,7 +24,29 @@ __device__ std::uint64_t expected_word(std::uint64_t offset, int pattern, std::u
   return mix(seed ^ offset);
 }
 
-__global__ void pattern_write_kernel(std::uint64_t* base, std::uint64_t words, std::uint64_t offset, int pattern,
+extern "C" {
+
+__global__ void gpuvet_spin(const volatile int* release, std::uint64_t timeout_ns) {
+  const std::uint64_t start = global_ns();
+  while (*release == 0) {
+    if (global_ns() - start > timeout_ns) break;
+  }
+}
+
+__global__ void gpuvet_copy(int4* dst, const int4* src, std::size_t n) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    dst[i] = src[i];
+  }
+}
+
+__global__ void gpuvet_chase(const std::uint64_t* start, std::uint64_t steps, std::uint64_t* sink) {
+  const std::uint64_t* p = start;
+  for (std::uint64_t i = 0; i < steps; ++i) p = reinterpret_cast<const std::uint64_t*>(*(volatile const std::uint64_t*)p);
+  *sink = reinterpret_cast<std::uint64_t>(p);
+}
+
+__global__ void gpuvet_pattern_write(std::uint64_t* base, std::uint64_t words, std::uint64_t offset, int pattern,
                                      std::uint64_t seed) {
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
@@ -51,7 +54,7 @@ __global__ void pattern_write_kernel(std::uint64_t* base, std::uint64_t words, s
   }
 }
 
-__global__ void pattern_check_kernel(const std::uint64_t* base, std::uint64_t words, std::uint64_t offset, int pattern,
+__global__ void gpuvet_pattern_check(const std::uint64_t* base, std::uint64_t words, std::uint64_t offset, int pattern,
                                      std::uint64_t seed, unsigned long long* result) {
   for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
@@ -63,36 +66,6 @@ __global__ void pattern_check_kernel(const std::uint64_t* base, std::uint64_t wo
   }
 }
 
-constexpr int kThreads = 512;
-constexpr int kGrid = 1024;
+}  // extern "C"
 
-}  // namespace
-
-cudaError_t launch_spin(cudaStream_t stream, const volatile int* release, std::uint64_t timeout_ns) {
-  spin_kernel<<<1, 1, 0, stream>>>(release, timeout_ns);
-  return cudaGetLastError();
-}
-
-cudaError_t launch_copy(cudaStream_t stream, void* dst, const void* src, std::size_t bytes, int sm_count) {
-  copy_kernel<<<sm_count * 4, kThreads, 0, stream>>>(static_cast<int4*>(dst), static_cast<const int4*>(src), bytes / 16);
-  return cudaGetLastError();
-}
-
-cudaError_t launch_chase(cudaStream_t stream, const std::uint64_t* start, std::uint64_t steps, std::uint64_t* sink) {
-  chase_kernel<<<1, 1, 0, stream>>>(start, steps, sink);
-  return cudaGetLastError();
-}
-
-cudaError_t launch_pattern_write(cudaStream_t stream, std::uint64_t* base, std::uint64_t words, std::uint64_t offset_words,
-                                 int pattern, std::uint64_t seed) {
-  pattern_write_kernel<<<kGrid, kThreads, 0, stream>>>(base, words, offset_words, pattern, seed);
-  return cudaGetLastError();
-}
-
-cudaError_t launch_pattern_check(cudaStream_t stream, const std::uint64_t* base, std::uint64_t words,
-                                 std::uint64_t offset_words, int pattern, std::uint64_t seed, unsigned long long* result) {
-  pattern_check_kernel<<<kGrid, kThreads, 0, stream>>>(base, words, offset_words, pattern, seed, result);
-  return cudaGetLastError();
-}
-
-}  // namespace gpuvet::cuda
+}  // namespace gpuvet::cuda::copy_device

@@ -3,11 +3,15 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace gpuvet::cuda::cublas {
 
-core::Result<std::shared_ptr<Library>> Library::load() {
+core::Result<std::shared_ptr<Library>> Library::load(int driver_cuda_version) {
   std::string tried;
-  for (const char* soname : {"libcublas.so.13", "libcublas.so.12"}) {
+  std::vector<const char*> sonames = {"libcublas.so.13", "libcublas.so.12"};
+  if (driver_cuda_version > 0 && driver_cuda_version < 13000) sonames.erase(sonames.begin());
+  for (const char* soname : sonames) {
     auto opened = platform::DynamicLibrary::open(soname);
     if (!opened) {
       tried += (tried.empty() ? "" : "; ") + opened.error().message;
@@ -24,6 +28,18 @@ core::Result<std::shared_ptr<Library>> Library::load() {
     return lib;
   }
   return core::environment_error("cuBLAS not found (install the CUDA toolkit's libcublas): " + tried);
+}
+
+std::string Library::version() const {
+  int major = 0;
+  int minor = 0;
+  int patch = 0;
+  // libraryPropertyType: MAJOR_VERSION 0, MINOR_VERSION 1, PATCH_LEVEL 2.
+  if (api_.get_property(0, &major) != kSuccess || api_.get_property(1, &minor) != kSuccess ||
+      api_.get_property(2, &patch) != kSuccess) {
+    return "unknown";
+  }
+  return fmt::format("{}.{}.{}", major, minor, patch);
 }
 
 std::string status_name(Status status) {

@@ -1,5 +1,5 @@
-// cuBLAS loaded at run time (dlopen libcublas.so.13, then .12) through one symbol table, so the
-// binary starts on machines without it. Declares only the ABI the GEMM stress uses (values from
+// cuBLAS loaded at run time (dlopen libcublas.so.13 or .12, whichever the driver can run) through
+// one symbol table, so the binary starts on machines without it. Declares only the ABI the GEMM stress uses (values from
 // cublas_api.h and library_types.h of CUDA 13.0). Internal to the CUDA backend.
 #pragma once
 
@@ -37,6 +37,7 @@ inline constexpr GemmAlgo kGemmDefault = -1;
 // X(member, C signature, exported name)
 #define GPUVET_CUBLAS_SYMBOLS(X)                                                                        \
   X(create, Status(Handle*), "cublasCreate_v2")                                                         \
+  X(get_property, Status(int, int*), "cublasGetProperty")                                               \
   X(destroy, Status(Handle), "cublasDestroy_v2")                                                        \
   X(get_version, Status(Handle, int*), "cublasGetVersion_v2")                                           \
   X(set_stream, Status(Handle, Stream), "cublasSetStream_v2")                                           \
@@ -53,11 +54,14 @@ struct Api {
 
 class Library {
  public:
-  // Tries libcublas.so.13 then libcublas.so.12; every symbol is required. Environment error
-  // naming the library or the missing symbol.
-  static core::Result<std::shared_ptr<Library>> load();
+  // `driver_cuda_version`: cuDriverGetVersion's value, or 0 when unknown. cuBLAS 13 needs a
+  // CUDA 13 driver (580+), so older drivers get libcublas.so.12 only; otherwise .13, then .12.
+  // Every symbol is required. Environment error naming the libraries or the missing symbol.
+  static core::Result<std::shared_ptr<Library>> load(int driver_cuda_version);
   [[nodiscard]] const Api& api() const { return api_; }
   [[nodiscard]] const std::string& name() const { return library_->name(); }
+  // "13.1.0" (cublasGetProperty; needs no GPU).
+  [[nodiscard]] std::string version() const;
 
  private:
   explicit Library(std::shared_ptr<platform::DynamicLibrary> library) : library_(std::move(library)) {}

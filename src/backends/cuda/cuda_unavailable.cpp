@@ -1,5 +1,6 @@
 // The CUDA backend's factories in a build without the CUDA toolkit.
 #include "backends/cuda/cuda_backends.hpp"
+#include "backends/cuda/cuda_driver.hpp"
 
 namespace gpuvet::cuda {
 
@@ -14,5 +15,9 @@ core::Error not_built(const char* what) {
 bool built_with_cuda() { return false; }
 
 core::Result<std::unique_ptr<api::CopyBackend>> make_copy_backend() { return not_built("copy measurements"); }
+
+std::vector<VersionLine> build_versions() {
+  return {{"CUDA kernels", "not built (no nvcc at build time): bench, nccl and burnin need --sim"}};
+}
 
 }  // namespace gpuvet::cuda

@@ -1,12 +1,16 @@
-// Device helpers of the GEMM stress: seeded fill, word-by-word comparison, reference products.
+// Device helpers of the GEMM stress: seeded fill, word-by-word comparison, reference products
+// (included by kernels.cu; launched by gemm_kernels.cpp).
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "backends/cuda/gemm_kernels.hpp"
+#include <cstddef>
+#include <cstdint>
 
-namespace gpuvet::cuda::gemm {
+#include "backends/cuda/kernel_abi.hpp"
 
-namespace {
+namespace gpuvet::cuda::gemm_device {
+
+using gemm::Elem;
 
 __device__ __host__ inline std::uint64_t mix(std::uint64_t x) {
   x ^= x >> 33;
@@ -27,7 +31,9 @@ __device__ inline double load(const void* p, std::size_t i, Elem e) {
   return 0.0;
 }
 
-__global__ void fill_kernel(void* data, std::size_t count, Elem e, std::uint64_t seed) {
+extern "C" {
+
+__global__ void gpuvet_gemm_fill(void* data, std::size_t count, Elem e, std::uint64_t seed) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += stride) {
     const double v = static_cast<double>(mix(seed ^ (i * 0x9e3779b97f4a7c15ULL)) >> 11) * (2.0 / 9007199254740992.0) - 1.0;
@@ -40,7 +46,8 @@ __global__ void fill_kernel(void* data, std::size_t count, Elem e, std::uint64_t
   }
 }
 
-__global__ void mismatch_kernel(const std::uint32_t* a, const std::uint32_t* b, std::size_t words, unsigned long long* counter) {
+__global__ void gpuvet_gemm_mismatch(const std::uint32_t* a, const std::uint32_t* b, std::size_t words,
+                                     unsigned long long* counter) {
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long bad = 0;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < words; i += stride) {
@@ -49,8 +56,8 @@ __global__ void mismatch_kernel(const std::uint32_t* a, const std::uint32_t* b, 
   if (bad) atomicAdd(counter, bad);
 }
 
-__global__ void reference_kernel(const void* a, const void* b, int n, Elem e, const int* rows, const int* cols, int samples,
-                                 double* out) {
+__global__ void gpuvet_gemm_reference(const void* a, const void* b, int n, Elem e, const int* rows, const int* cols,
+                                      int samples, double* out) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
   if (s >= samples) return;
   double sum = 0.0;
@@ -62,44 +69,6 @@ __global__ void reference_kernel(const void* a, const void* b, int n, Elem e, co
   out[s] = sum;
 }
 
-}  // namespace
+}  // extern "C"
 
-std::size_t elem_size(Elem e) {
-  switch (e) {
-    case Elem::bf16:
-    case Elem::fp16: return 2;
-    case Elem::fp32: return 4;
-    case Elem::fp64: return 8;
-  }
-  return 4;
-}
-
-cudaError_t fill_random(void* data, std::size_t count, Elem e, std::uint64_t seed, cudaStream_t stream) {
-  fill_kernel<<<1024, 256, 0, stream>>>(data, count, e, seed);
-  return cudaGetLastError();
-}
-
-cudaError_t count_mismatches(const void* a, const void* b, std::size_t bytes, unsigned long long* device_counter,
-                             cudaStream_t stream) {
-  mismatch_kernel<<<1024, 256, 0, stream>>>(static_cast<const std::uint32_t*>(a), static_cast<const std::uint32_t*>(b),
-                                            bytes / 4, device_counter);
-  return cudaGetLastError();
-}
-
-cudaError_t reference_samples(const void* a, const void* b, int n, Elem e, const int* rows, const int* cols, int samples,
-                              double* out, cudaStream_t stream) {
-  reference_kernel<<<(samples + 63) / 64, 64, 0, stream>>>(a, b, n, e, rows, cols, samples, out);
-  return cudaGetLastError();
-}
-
-double element_value(const void* host_data, std::size_t index, Elem e) {
-  switch (e) {
-    case Elem::bf16: return static_cast<double>(__bfloat162float(static_cast<const __nv_bfloat16*>(host_data)[index]));
-    case Elem::fp16: return static_cast<double>(__half2float(static_cast<const __half*>(host_data)[index]));
-    case Elem::fp32: return static_cast<double>(static_cast<const float*>(host_data)[index]);
-    case Elem::fp64: return static_cast<const double*>(host_data)[index];
-  }
-  return 0.0;
-}
-
-}  // namespace gpuvet::cuda::gemm
+}  // namespace gpuvet::cuda::gemm_device

@@ -3,8 +3,6 @@
 // word by word with a golden result, and counts GEMMs for TFLOP/s. The golden result itself is
 // checked against a plain double-precision product at sampled elements before the load starts.
 // Read-only on the GPU's settings: it allocates memory and runs kernels, nothing else.
-#include <cuda_runtime_api.h>
-
 #include <fmt/format.h>
 
 #include <atomic>
@@ -17,6 +15,7 @@
 #include <vector>
 
 #include "backends/cuda/cublas_library.hpp"
+#include "backends/cuda/cuda_context.hpp"
 #include "backends/cuda/gemm_kernels.hpp"
 #include "backends/cuda/gemm_stress.hpp"
 #include "core/machine.hpp"
@@ -26,6 +25,9 @@ namespace gpuvet::cuda {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// cuBLAS takes device addresses as pointers.
+void* device_pointer(driver::CUdeviceptr p) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p)); }
 
 struct Precision {
   gemm::Elem elem;
@@ -46,12 +48,11 @@ std::optional<Precision> precision_for(api::GemmDtype dtype) {
   return std::nullopt;
 }
 
-std::string cuda_text(cudaError_t rc) { return fmt::format("{} ({})", cudaGetErrorName(rc), cudaGetErrorString(rc)); }
-
 class Worker {
  public:
-  Worker(std::shared_ptr<cublas::Library> lib, int ordinal, api::StressConfig config, Precision precision)
-      : lib_(std::move(lib)), ordinal_(ordinal), config_(std::move(config)), precision_(precision) {}
+  Worker(std::shared_ptr<Gpus> gpus, std::shared_ptr<cublas::Library> lib, int ordinal, api::StressConfig config,
+         Precision precision)
+      : gpus_(std::move(gpus)), lib_(std::move(lib)), ordinal_(ordinal), config_(std::move(config)), precision_(precision) {}
   ~Worker() { stop(); }
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
@@ -105,6 +106,13 @@ class Worker {
   std::string setup();
   std::string loop();
 
+  // What a failed driver call said: "<what>: CUDA_ERROR_... (words)".
+  [[nodiscard]] std::string text(const std::string& what, driver::CUresult rc) const {
+    return gpus_->driver().describe(rc).insert(0, what + ": ");
+  }
+
+  std::shared_ptr<Gpus> gpus_;
+  Gpu* gpu_ = nullptr;  // set on the worker thread by setup()
   std::shared_ptr<cublas::Library> lib_;
   int ordinal_;
   api::StressConfig config_;
@@ -119,10 +127,10 @@ class Worker {
   std::uint64_t polled_gemms_ = 0;
   Clock::time_point last_poll_;
   // Device state, owned by the worker thread.
-  cudaStream_t stream_ = nullptr;
+  driver::CUstream stream_ = nullptr;
   cublas::Handle handle_ = nullptr;
-  char* memory_ = nullptr;
-  unsigned long long* counter_ = nullptr;
+  driver::CUdeviceptr memory_ = 0;
+  driver::CUdeviceptr counter_ = 0;
   std::size_t matrix_bytes_ = 0;
   std::size_t ring_ = 0;
 };
@@ -148,46 +156,58 @@ void Worker::run(std::promise<std::string>& ready) noexcept {
     running_.store(false);
     if (!reported) ready.set_value("internal error");
   }
-  if (counter_) cudaFree(counter_);
-  if (memory_) cudaFree(memory_);
+  // The context is still current on this thread (setup made it so) unless setup failed first.
+  const auto& api = gpus_->api();
+  if (counter_) api.mem_free(counter_);
+  if (memory_) api.mem_free(memory_);
   if (handle_) lib_->api().destroy(handle_);
-  if (stream_) cudaStreamDestroy(stream_);
+  if (stream_) api.stream_destroy(stream_);
+  api.ctx_set_current(nullptr);
 }
 
 std::string Worker::setup() {
-  if (cudaError_t rc = cudaSetDevice(ordinal_); rc != cudaSuccess) return "cudaSetDevice: " + cuda_text(rc);
-  if (cudaError_t rc = cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking); rc != cudaSuccess) {
-    return "cudaStreamCreate: " + cuda_text(rc);
+  // This thread's driver calls (and cuBLAS's, through the runtime) go to the GPU's primary context.
+  auto gpu = gpus_->get(ordinal_);
+  if (!gpu) return gpu.error().message;
+  gpu_ = *gpu;
+  if (auto e = gpu_->make_current()) return e->message;
+  const auto& api = gpus_->api();
+  if (auto rc = api.stream_create(&stream_, driver::kStreamNonBlocking); rc != driver::kSuccess) {
+    stream_ = nullptr;
+    return text("cuStreamCreate", rc);
   }
   if (cublas::Status st = lib_->api().create(&handle_); st != cublas::kSuccess) return "cublasCreate: " + cublas::status_name(st);
   lib_->api().set_stream(handle_, stream_);
   const std::size_t n = static_cast<std::size_t>(config_.matrix_n);
   matrix_bytes_ = n * n * gemm::elem_size(precision_.elem);
   std::size_t free_bytes = 0, total_bytes = 0;
-  if (cudaError_t rc = cudaMemGetInfo(&free_bytes, &total_bytes); rc != cudaSuccess) return "cudaMemGetInfo: " + cuda_text(rc);
+  if (auto rc = api.mem_get_info(&free_bytes, &total_bytes); rc != driver::kSuccess) return text("cuMemGetInfo", rc);
   // A, B, the golden C and a ring of result buffers over the chosen share of free memory.
   const auto budget = static_cast<std::size_t>(static_cast<double>(free_bytes) * config_.memory_fraction);
   if (budget < 4 * matrix_bytes_) return fmt::format("{} MiB free: too little for {}x{} GEMMs", free_bytes >> 20, n, n);
   ring_ = std::min<std::size_t>(budget / matrix_bytes_ - 3, 4096);
-  if (cudaError_t rc = cudaMalloc(reinterpret_cast<void**>(&memory_), (ring_ + 3) * matrix_bytes_); rc != cudaSuccess) {
-    return "cudaMalloc: " + cuda_text(rc);
+  if (auto rc = api.mem_alloc(&memory_, (ring_ + 3) * matrix_bytes_); rc != driver::kSuccess) {
+    memory_ = 0;
+    return text("cuMemAlloc", rc);
   }
-  if (cudaError_t rc = cudaMalloc(reinterpret_cast<void**>(&counter_), sizeof(unsigned long long)); rc != cudaSuccess) {
-    return "cudaMalloc: " + cuda_text(rc);
+  if (auto rc = api.mem_alloc(&counter_, sizeof(unsigned long long)); rc != driver::kSuccess) {
+    counter_ = 0;
+    return text("cuMemAlloc", rc);
   }
-  cudaMemsetAsync(counter_, 0, sizeof(unsigned long long), stream_);
-  char* a = memory_;
-  char* b = memory_ + matrix_bytes_;
-  char* golden = memory_ + 2 * matrix_bytes_;
-  if (cudaError_t rc = gemm::fill_random(a, n * n, precision_.elem, 0x5eed0001, stream_); rc != cudaSuccess) return "fill: " + cuda_text(rc);
-  if (cudaError_t rc = gemm::fill_random(b, n * n, precision_.elem, 0x5eed0002, stream_); rc != cudaSuccess) return "fill: " + cuda_text(rc);
+  api.memset_d8_async(counter_, 0, sizeof(unsigned long long), stream_);
+  const driver::CUdeviceptr a = memory_;
+  const driver::CUdeviceptr b = memory_ + matrix_bytes_;
+  const driver::CUdeviceptr golden = memory_ + 2 * matrix_bytes_;
+  if (auto e = gemm::fill_random(*gpu_, a, n * n, precision_.elem, 0x5eed0001, stream_)) return "fill: " + e->message;
+  if (auto e = gemm::fill_random(*gpu_, b, n * n, precision_.elem, 0x5eed0002, stream_)) return "fill: " + e->message;
   const double one = 1.0, zero = 0.0;
   const float onef = 1.0f, zerof = 0.0f;
   const bool f64 = precision_.elem == gemm::Elem::fp64;
   const int ni = config_.matrix_n;
-  if (cublas::Status st = lib_->api().gemm_ex(handle_, cublas::kOpN, cublas::kOpN, ni, ni, ni, f64 ? static_cast<const void*>(&one) : &onef, a,
-                                              precision_.type, ni, b, precision_.type, ni, f64 ? static_cast<const void*>(&zero) : &zerof,
-                                              golden, precision_.type, ni, precision_.compute, cublas::kGemmDefault);
+  if (cublas::Status st = lib_->api().gemm_ex(handle_, cublas::kOpN, cublas::kOpN, ni, ni, ni, f64 ? static_cast<const void*>(&one) : &onef,
+                                              device_pointer(a), precision_.type, ni, device_pointer(b), precision_.type, ni,
+                                              f64 ? static_cast<const void*>(&zero) : &zerof, device_pointer(golden),
+                                              precision_.type, ni, precision_.compute, cublas::kGemmDefault);
       st != cublas::kSuccess) {
     return "cublasGemmEx: " + cublas::status_name(st);
   }
@@ -198,24 +218,30 @@ std::string Worker::setup() {
     rows[static_cast<std::size_t>(s)] = static_cast<int>((static_cast<std::uint64_t>(s) * 2654435761u) % n);
     cols[static_cast<std::size_t>(s)] = static_cast<int>((static_cast<std::uint64_t>(s) * 40503u + 7) % n);
   }
-  int* d_index = nullptr;
-  double* d_ref = nullptr;
-  if (cudaMalloc(reinterpret_cast<void**>(&d_index), 2 * kSamples * sizeof(int)) != cudaSuccess ||
-      cudaMalloc(reinterpret_cast<void**>(&d_ref), kSamples * sizeof(double)) != cudaSuccess) {
-    cudaFree(d_index);
-    return "cudaMalloc for the reference check failed";
+  driver::CUdeviceptr d_index = 0;
+  driver::CUdeviceptr d_ref = 0;
+  if (api.mem_alloc(&d_index, 2 * kSamples * sizeof(int)) != driver::kSuccess ||
+      api.mem_alloc(&d_ref, kSamples * sizeof(double)) != driver::kSuccess) {
+    if (d_index) api.mem_free(d_index);
+    return "cuMemAlloc for the reference check failed";
   }
-  cudaMemcpyAsync(d_index, rows.data(), kSamples * sizeof(int), cudaMemcpyHostToDevice, stream_);
-  cudaMemcpyAsync(d_index + kSamples, cols.data(), kSamples * sizeof(int), cudaMemcpyHostToDevice, stream_);
-  cudaError_t rc = gemm::reference_samples(a, b, ni, precision_.elem, d_index, d_index + kSamples, kSamples, d_ref, stream_);
+  api.memcpy_htod_async(d_index, rows.data(), kSamples * sizeof(int), stream_);
+  api.memcpy_htod_async(d_index + kSamples * sizeof(int), cols.data(), kSamples * sizeof(int), stream_);
+  std::string failed;
+  if (auto e = gemm::reference_samples(*gpu_, a, b, ni, precision_.elem, d_index, d_index + kSamples * sizeof(int), kSamples,
+                                       d_ref, stream_)) {
+    failed = e->message;
+  }
   std::vector<double> ref(kSamples);
   std::vector<char> host(matrix_bytes_);
-  if (rc == cudaSuccess) rc = cudaMemcpyAsync(ref.data(), d_ref, kSamples * sizeof(double), cudaMemcpyDeviceToHost, stream_);
-  if (rc == cudaSuccess) rc = cudaMemcpyAsync(host.data(), golden, matrix_bytes_, cudaMemcpyDeviceToHost, stream_);
-  if (rc == cudaSuccess) rc = cudaStreamSynchronize(stream_);
-  cudaFree(d_index);
-  cudaFree(d_ref);
-  if (rc != cudaSuccess) return "reference check: " + cuda_text(rc);
+  driver::CUresult rc = driver::kSuccess;
+  if (failed.empty()) rc = api.memcpy_dtoh_async(ref.data(), d_ref, kSamples * sizeof(double), stream_);
+  if (failed.empty() && rc == driver::kSuccess) rc = api.memcpy_dtoh_async(host.data(), golden, matrix_bytes_, stream_);
+  if (failed.empty() && rc == driver::kSuccess) rc = api.stream_synchronize(stream_);
+  api.mem_free(d_index);
+  api.mem_free(d_ref);
+  if (!failed.empty()) return "reference check: " + failed;
+  if (rc != driver::kSuccess) return text("reference check", rc);
   std::uint64_t bad = 0;
   for (int s = 0; s < kSamples; ++s) {
     const std::size_t index = static_cast<std::size_t>(rows[static_cast<std::size_t>(s)]) +
@@ -231,36 +257,36 @@ std::string Worker::setup() {
 }
 
 std::string Worker::loop() {
+  const auto& api = gpus_->api();
   const int ni = config_.matrix_n;
   const double one = 1.0, zero = 0.0;
   const float onef = 1.0f, zerof = 0.0f;
   const bool f64 = precision_.elem == gemm::Elem::fp64;
   const void* alpha = f64 ? static_cast<const void*>(&one) : &onef;
   const void* beta = f64 ? static_cast<const void*>(&zero) : &zerof;
-  char* a = memory_;
-  char* b = memory_ + matrix_bytes_;
-  char* golden = memory_ + 2 * matrix_bytes_;
+  const driver::CUdeviceptr a = memory_;
+  const driver::CUdeviceptr b = memory_ + matrix_bytes_;
+  const driver::CUdeviceptr golden = memory_ + 2 * matrix_bytes_;
   std::size_t slot = 0;
   std::uint64_t issued = 0;
   constexpr int kBatch = 16;
   while (!stop_.load()) {
     for (int i = 0; i < kBatch; ++i) {
-      char* c = memory_ + (3 + slot) * matrix_bytes_;
+      const driver::CUdeviceptr c = memory_ + (3 + slot) * matrix_bytes_;
       slot = (slot + 1) % ring_;
-      const cublas::Status st = lib_->api().gemm_ex(handle_, cublas::kOpN, cublas::kOpN, ni, ni, ni, alpha, a, precision_.type, ni, b,
-                                                    precision_.type, ni, beta, c, precision_.type, ni, precision_.compute,
+      const cublas::Status st = lib_->api().gemm_ex(handle_, cublas::kOpN, cublas::kOpN, ni, ni, ni, alpha, device_pointer(a),
+                                                    precision_.type, ni, device_pointer(b), precision_.type, ni, beta,
+                                                    device_pointer(c), precision_.type, ni, precision_.compute,
                                                     cublas::kGemmDefault);
       if (st != cublas::kSuccess) return "cublasGemmEx: " + cublas::status_name(st);
       if (++issued % static_cast<std::uint64_t>(std::max(1, config_.verify_every)) == 0) {
-        if (cudaError_t rc = gemm::count_mismatches(c, golden, matrix_bytes_, counter_, stream_); rc != cudaSuccess) {
-          return "compare: " + cuda_text(rc);
-        }
+        if (auto e = gemm::count_mismatches(*gpu_, c, golden, matrix_bytes_, counter_, stream_)) return "compare: " + e->message;
       }
     }
     unsigned long long mismatched = 0;
-    cudaError_t rc = cudaMemcpyAsync(&mismatched, counter_, sizeof mismatched, cudaMemcpyDeviceToHost, stream_);
-    if (rc == cudaSuccess) rc = cudaStreamSynchronize(stream_);
-    if (rc != cudaSuccess) return "GEMM batch: " + cuda_text(rc);
+    auto rc = api.memcpy_dtoh_async(&mismatched, counter_, sizeof mismatched, stream_);
+    if (rc == driver::kSuccess) rc = api.stream_synchronize(stream_);
+    if (rc != driver::kSuccess) return text("GEMM batch", rc);
     gemms_.fetch_add(kBatch);
     // Words that differ from the golden result, on top of what the reference check found.
     miscompares_.store(std::max<std::uint64_t>(miscompares_.load(), mismatched));
@@ -270,11 +296,10 @@ std::string Worker::loop() {
 
 class GemmStressBackend final : public api::StressBackend {
  public:
-  explicit GemmStressBackend(std::shared_ptr<cublas::Library> lib) : lib_(std::move(lib)) {}
+  GemmStressBackend(std::shared_ptr<Gpus> gpus, std::shared_ptr<cublas::Library> lib)
+      : gpus_(std::move(gpus)), lib_(std::move(lib)) {}
   [[nodiscard]] std::string describe() const override {
-    int runtime = 0;
-    cudaRuntimeGetVersion(&runtime);
-    return fmt::format("cuBLAS GEMM ({}, CUDA runtime {}.{})", lib_->name(), runtime / 1000, (runtime % 1000) / 10);
+    return fmt::format("cuBLAS GEMM ({} {}, {})", lib_->name(), lib_->version(), gpus_->describe());
   }
   [[nodiscard]] bool simulated() const override { return false; }
 
@@ -286,7 +311,7 @@ class GemmStressBackend final : public api::StressBackend {
     }
     auto ordinal = ordinal_of(gpu, config.pci_bus_id);
     if (!ordinal) return ordinal.error();
-    auto worker = std::make_unique<Worker>(lib_, *ordinal, config, *precision);
+    auto worker = std::make_unique<Worker>(gpus_, lib_, *ordinal, config, *precision);
     if (auto e = worker->start()) return e->with_context(fmt::format("GPU {}", gpu));
     workers_[gpu] = std::move(worker);
     return std::nullopt;
@@ -309,23 +334,20 @@ class GemmStressBackend final : public api::StressBackend {
 
  private:
   // The CUDA ordinal of the GPU with this PCI bus id (NVML and CUDA may number GPUs differently).
-  static core::Result<int> ordinal_of(int gpu, const std::string& bus_id) {
-    int count = 0;
-    if (cudaError_t rc = cudaGetDeviceCount(&count); rc != cudaSuccess) {
-      return core::environment_error("cudaGetDeviceCount: " + cuda_text(rc));
-    }
+  core::Result<int> ordinal_of(int gpu, const std::string& bus_id) const {
+    const int count = gpus_->count();
     if (bus_id.empty()) {
       if (gpu >= count) return core::environment_error(fmt::format("no CUDA device {}", gpu));
       return gpu;
     }
     for (int d = 0; d < count; ++d) {
-      char text[32] = {};
-      if (cudaDeviceGetPCIBusId(text, sizeof text, d) != cudaSuccess) continue;
-      if (core::normalize_pci_bus_id(text) == core::normalize_pci_bus_id(bus_id)) return d;
+      auto info = gpus_->info(d);
+      if (info && core::normalize_pci_bus_id(info->pci_bus_id) == core::normalize_pci_bus_id(bus_id)) return d;
     }
     return core::environment_error(fmt::format("GPU {} ({}): no CUDA device has this bus id (CUDA_VISIBLE_DEVICES?)", gpu, bus_id));
   }
 
+  std::shared_ptr<Gpus> gpus_;
   std::shared_ptr<cublas::Library> lib_;
   std::map<int, std::unique_ptr<Worker>> workers_;
 };
@@ -333,13 +355,13 @@ class GemmStressBackend final : public api::StressBackend {
 }  // namespace
 
 core::Result<std::unique_ptr<api::StressBackend>> make_gemm_stress_backend() {
-  int count = 0;
-  if (cudaError_t rc = cudaGetDeviceCount(&count); rc != cudaSuccess) {
-    return core::environment_error("CUDA runtime: " + cuda_text(rc));
-  }
-  auto lib = cublas::Library::load();
+  auto gpus = Gpus::open();
+  if (!gpus) return gpus.error();
+  if ((*gpus)->count() == 0) return core::environment_error(fmt::format("{}: no GPU visible", (*gpus)->describe()));
+  // A cuBLAS built for a newer CUDA than the driver's would fail at cublasCreate: pick by driver.
+  auto lib = cublas::Library::load((*gpus)->driver().cuda_version());
   if (!lib) return lib.error();
-  return std::unique_ptr<api::StressBackend>(std::make_unique<GemmStressBackend>(std::move(lib).value()));
+  return std::unique_ptr<api::StressBackend>(std::make_unique<GemmStressBackend>(std::move(gpus).value(), std::move(lib).value()));
 }
 
 }  // namespace gpuvet::cuda

@@ -9,10 +9,10 @@
 // Not run on real hardware from this tree (CI has no GPU): written against nccl.h 2.28.
 #include "backends/cuda/nccl_backend.hpp"
 
-#include <cuda_runtime.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -21,6 +21,7 @@
 #include <optional>
 #include <thread>
 
+#include "backends/cuda/cuda_context.hpp"
 #include "backends/cuda/nccl_kernels.hpp"
 #include "backends/cuda/nccl_library.hpp"
 
@@ -30,10 +31,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr std::uint64_t kReservedBytes = 1ull << 30;  // left to the driver, NCCL's buffers, the context
 
-std::optional<core::Error> cuda_failed(cudaError_t code, const std::string& what) {
-  if (code == cudaSuccess) return std::nullopt;
-  return core::environment_error(fmt::format("{}: CUDA error {} ({})", what, cudaGetErrorName(code), cudaGetErrorString(code)));
+// cudaMalloc's pointers, from the driver's allocation (unified addressing: the same numbers).
+template <class T>
+T* as_pointer(driver::CUdeviceptr p) {
+  return reinterpret_cast<T*>(static_cast<std::uintptr_t>(p));
 }
+driver::CUdeviceptr as_address(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 // Sets an environment variable for the lifetime of the guard, then restores it. NCCL reads its
 // settings from the environment at communicator init; gpuvet is single-threaded there.
@@ -71,7 +74,7 @@ struct CommKey {
 };
 
 struct RankBuffers {
-  cudaStream_t stream = nullptr;
+  driver::CUstream stream = nullptr;
   float* send = nullptr;
   float* recv = nullptr;
   std::uint64_t capacity = 0;  // bytes of each of send and recv
@@ -82,14 +85,15 @@ constexpr int kFirstNcclWithNoCache = 22900;  // 2.29.0: ncclGetVersion's major*
 
 class NcclBackend final : public api::CollectiveBackend {
  public:
-  NcclBackend(std::unique_ptr<nccl::Library> lib, std::vector<api::DeviceInfo> devices)
-      : lib_(std::move(lib)), devices_(std::move(devices)) {}
+  NcclBackend(std::shared_ptr<Gpus> gpus, std::unique_ptr<nccl::Library> lib, std::vector<api::DeviceInfo> devices)
+      : gpus_(std::move(gpus)), lib_(std::move(lib)), devices_(std::move(devices)) {}
   ~NcclBackend() override {
-    // After a hang the GPUs may still run the aborted kernels; cudaFree would wait for them.
-    // The process is about to exit, so the memory is left to the driver, and the library stays
-    // loaded (a thread may still be inside it).
+    // After a hang the GPUs may still run the aborted kernels; cuMemFree would wait for them.
+    // The process is about to exit, so the memory and the primary contexts are left to the
+    // driver, and the library stays loaded (a thread may still be inside it).
     if (hung_) {
       static_cast<void>(lib_.release());
+      static_cast<void>(new std::shared_ptr<Gpus>(std::move(gpus_)));
       return;
     }
     release();
@@ -98,20 +102,19 @@ class NcclBackend final : public api::CollectiveBackend {
   NcclBackend& operator=(const NcclBackend&) = delete;
 
   [[nodiscard]] std::string describe() const override {
-    int runtime = 0;
-    cudaRuntimeGetVersion(&runtime);
-    return fmt::format("NCCL {} ({}), CUDA runtime {}.{}", lib_->version(), lib_->name(), runtime / 1000, (runtime % 1000) / 10);
+    return fmt::format("NCCL {} ({}), {}", lib_->version(), lib_->name(), gpus_->describe());
   }
   [[nodiscard]] bool simulated() const override { return false; }
   void release() override {
     if (hung_) return;  // the GPUs may still be busy: nothing is freed before the process exits
     release_comms(false);
+    const auto& api = gpus_->api();
     for (auto& [ordinal, b] : buffers_) {
-      cudaSetDevice(ordinal);
-      cudaFree(b.send);
-      cudaFree(b.recv);
-      cudaFree(b.wrong);
-      if (b.stream != nullptr) cudaStreamDestroy(b.stream);
+      if (gpus_->use(ordinal)) continue;
+      if (b.send != nullptr) api.mem_free(as_address(b.send));
+      if (b.recv != nullptr) api.mem_free(as_address(b.recv));
+      if (b.wrong != nullptr) api.mem_free(as_address(b.wrong));
+      if (b.stream != nullptr) api.stream_destroy(b.stream);
     }
     buffers_.clear();
   }
@@ -128,8 +131,10 @@ class NcclBackend final : public api::CollectiveBackend {
     for (const auto& d : devices_) {
       std::size_t free_bytes = 0;
       std::size_t total = 0;
-      if (auto e = cuda_failed(cudaSetDevice(d.ordinal), "cudaSetDevice")) return *e;
-      if (auto e = cuda_failed(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo")) return *e;
+      if (auto e = gpus_->use(d.ordinal)) return *e;
+      if (auto rc = gpus_->api().mem_get_info(&free_bytes, &total); rc != driver::kSuccess) {
+        return gpus_->driver().error(fmt::format("GPU {}: memory info", d.ordinal), rc);
+      }
       const auto it = buffers_.find(d.ordinal);
       const std::uint64_t ours = it == buffers_.end() ? 0 : 2 * it->second.capacity;
       smallest = std::min<std::uint64_t>(smallest, free_bytes + ours);
@@ -150,7 +155,7 @@ class NcclBackend final : public api::CollectiveBackend {
   std::optional<core::Error> ensure_buffers(int ordinal, std::uint64_t bytes);
   std::optional<core::Error> issue(const api::CollectiveRequest& request, std::size_t count);
   // Ranks (positions) whose `events` have not completed by the deadline.
-  std::vector<int> wait(const std::vector<cudaEvent_t>& events, Clock::time_point deadline);
+  std::vector<int> wait(const std::vector<driver::CUevent>& events, Clock::time_point deadline);
   void release_comms(bool abort) {
     for (auto comm : comms_) (abort ? lib_->api().comm_abort : lib_->api().comm_destroy)(comm);
     comms_.clear();
@@ -164,6 +169,7 @@ class NcclBackend final : public api::CollectiveBackend {
   core::Result<api::CollectiveSample> check(const api::CollectiveRequest& request, std::size_t count,
                                             Clock::time_point deadline);
 
+  std::shared_ptr<Gpus> gpus_;  // declared first: outlives everything allocated in its contexts
   std::unique_ptr<nccl::Library> lib_;
   std::vector<api::DeviceInfo> devices_;
   CommKey comm_key_;
@@ -241,12 +247,14 @@ std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus
   const auto& api = lib_->api();
   auto promise = std::make_shared<std::promise<Init>>();
   auto done = promise->get_future();
-  std::thread([promise, &api, gpus, id, total, first] {
+  // The helper thread makes each GPU's primary context current before its rank's init: NCCL
+  // (through the CUDA runtime) takes the current context's device as the rank's GPU.
+  std::thread([promise, &api, all = gpus_, gpus, id, total, first] {
     Init init;
     init.comms.assign(gpus.size(), nullptr);
     api.group_start();
     for (std::size_t i = 0; i < gpus.size(); ++i) {
-      if (cudaSetDevice(gpus[i]) != cudaSuccess && init.rc == nccl::ncclSuccess) init.rc = nccl::ncclInvalidArgument;
+      if (all->use(gpus[i]) && init.rc == nccl::ncclSuccess) init.rc = nccl::ncclInvalidArgument;
       const auto rc = api.comm_init_rank(&init.comms[i], total, id, first + static_cast<int>(i));
       if (rc != nccl::ncclSuccess && init.rc == nccl::ncclSuccess) init.rc = rc;
     }
@@ -280,19 +288,32 @@ std::optional<core::Error> NcclBackend::init_across(const std::vector<int>& gpus
 
 std::optional<core::Error> NcclBackend::ensure_buffers(int ordinal, std::uint64_t bytes) {
   RankBuffers& b = buffers_[ordinal];
-  if (auto e = cuda_failed(cudaSetDevice(ordinal), "cudaSetDevice")) return e;
+  const auto& api = gpus_->api();
+  const auto& drv = gpus_->driver();
+  if (auto e = gpus_->use(ordinal)) return e;
   if (b.stream == nullptr) {
-    if (auto e = cuda_failed(cudaStreamCreateWithFlags(&b.stream, cudaStreamNonBlocking), "cudaStreamCreate")) return e;
-    if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.wrong), sizeof(unsigned long long)), "cudaMalloc")) return e;
+    if (auto rc = api.stream_create(&b.stream, driver::kStreamNonBlocking); rc != driver::kSuccess) {
+      b.stream = nullptr;
+      return drv.error(fmt::format("GPU {}: create stream", ordinal), rc);
+    }
+    driver::CUdeviceptr wrong = 0;
+    if (auto rc = api.mem_alloc(&wrong, sizeof(unsigned long long)); rc != driver::kSuccess) {
+      return drv.error(fmt::format("GPU {}: allocate the check counter", ordinal), rc);
+    }
+    b.wrong = as_pointer<unsigned long long>(wrong);
   }
   if (b.capacity >= bytes) return std::nullopt;
-  cudaFree(b.send);
-  cudaFree(b.recv);
+  if (b.send != nullptr) api.mem_free(as_address(b.send));
+  if (b.recv != nullptr) api.mem_free(as_address(b.recv));
   b.send = b.recv = nullptr;
   b.capacity = 0;
-  const std::string what = fmt::format("cudaMalloc of {} B on GPU {}", bytes, ordinal);
-  if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.send), bytes), what)) return e;
-  if (auto e = cuda_failed(cudaMalloc(reinterpret_cast<void**>(&b.recv), bytes), what)) return e;
+  const std::string what = fmt::format("GPU {}: allocate {} B", ordinal, bytes);
+  driver::CUdeviceptr send = 0;
+  driver::CUdeviceptr recv = 0;
+  if (auto rc = api.mem_alloc(&send, bytes); rc != driver::kSuccess) return drv.error(what, rc);
+  b.send = as_pointer<float>(send);
+  if (auto rc = api.mem_alloc(&recv, bytes); rc != driver::kSuccess) return drv.error(what, rc);
+  b.recv = as_pointer<float>(recv);
   b.capacity = bytes;
   return std::nullopt;
 }
@@ -346,12 +367,12 @@ std::optional<core::Error> NcclBackend::issue(const api::CollectiveRequest& requ
   return std::nullopt;
 }
 
-std::vector<int> NcclBackend::wait(const std::vector<cudaEvent_t>& events, Clock::time_point deadline) {
+std::vector<int> NcclBackend::wait(const std::vector<driver::CUevent>& events, Clock::time_point deadline) {
   std::vector<int> pending;
   for (std::size_t r = 0; r < events.size(); ++r) pending.push_back(static_cast<int>(r));
   while (!pending.empty()) {
     pending.erase(std::remove_if(pending.begin(), pending.end(),
-                                 [&](int r) { return cudaEventQuery(events[static_cast<std::size_t>(r)]) != cudaErrorNotReady; }),
+                                 [&](int r) { return gpus_->api().event_query(events[static_cast<std::size_t>(r)]) != driver::kErrorNotReady; }),
                   pending.end());
     if (pending.empty() || Clock::now() >= deadline) break;
     std::this_thread::sleep_for(std::chrono::microseconds(200));
@@ -385,28 +406,40 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
   for (int l = 0; l < local; ++l) {
     const int r = first_rank_ + l;  // global rank: the pattern and the check use it
     RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(l)]];
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
-    if (auto e = cuda_failed(cudaMemsetAsync(b.wrong, 0, sizeof(unsigned long long), b.stream), "cudaMemsetAsync")) return *e;
-    const std::size_t offset = static_cast<std::size_t>(r) * part;
-    int rc = 0;
-    if (request.op == CollectiveOp::all_gather) {
-      rc = launch_fill(request.in_place ? b.send + offset : b.send, part, r, 0, b.stream);
-    } else {
-      rc = launch_fill(b.send, count, r, 0, b.stream);
+    auto gpu = gpus_->get(request.gpus[static_cast<std::size_t>(l)]);
+    if (!gpu) return gpu.error();
+    if (auto e = (*gpu)->make_current()) return *e;
+    if (auto rc = gpus_->api().memset_d8_async(as_address(b.wrong), 0, sizeof(unsigned long long), b.stream); rc != driver::kSuccess) {
+      return gpus_->driver().error("clear the check counter", rc);
     }
-    if (auto e = cuda_failed(static_cast<cudaError_t>(rc), "pattern fill kernel")) return *e;
+    const std::size_t offset = static_cast<std::size_t>(r) * part;
+    std::optional<core::Error> failed;
+    if (request.op == CollectiveOp::all_gather) {
+      failed = launch_fill(**gpu, request.in_place ? b.send + offset : b.send, part, r, 0, b.stream);
+    } else {
+      failed = launch_fill(**gpu, b.send, count, r, 0, b.stream);
+    }
+    if (failed) return failed->with_context("pattern fill kernel");
   }
   if (auto e = issue(request, count)) return *e;
-  std::vector<cudaEvent_t> done(static_cast<std::size_t>(local), nullptr);
+  std::vector<driver::CUevent> done(static_cast<std::size_t>(local), nullptr);
   auto destroy = [&] {
     for (auto e : done) {
-      if (e != nullptr) cudaEventDestroy(e);
+      if (e != nullptr) gpus_->api().event_destroy(e);
     }
   };
   for (int l = 0; l < local; ++l) {
     const int r = first_rank_ + l;
     RankBuffers& b = buffers_[request.gpus[static_cast<std::size_t>(l)]];
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
+    auto gpu = gpus_->get(request.gpus[static_cast<std::size_t>(l)]);
+    if (!gpu) {
+      destroy();
+      return gpu.error();
+    }
+    if (auto e = (*gpu)->make_current()) {
+      destroy();
+      return *e;
+    }
     const std::size_t offset = static_cast<std::size_t>(r) * part;
     const float* out = request.in_place ? b.send : b.recv;
     std::size_t elements = count;
@@ -423,13 +456,12 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
       case CollectiveOp::broadcast: op = CheckOp::broadcast; break;
       case CollectiveOp::sendrecv: op = CheckOp::sendrecv; out = b.recv; break;
     }
-    const int rc = launch_check(out, elements, op, r, n, part, b.wrong, b.stream);
-    if (auto e = cuda_failed(static_cast<cudaError_t>(rc), "result check kernel")) {
+    if (auto e = launch_check(**gpu, out, elements, op, r, n, part, b.wrong, b.stream)) {
       destroy();
-      return *e;
+      return e->with_context("result check kernel");
     }
-    cudaEventCreate(&done[static_cast<std::size_t>(l)]);
-    cudaEventRecord(done[static_cast<std::size_t>(l)], b.stream);
+    gpus_->api().event_create(&done[static_cast<std::size_t>(l)], driver::kEventDefault);
+    gpus_->api().event_record(done[static_cast<std::size_t>(l)], b.stream);
   }
   if (auto pending = wait(done, deadline); !pending.empty()) {
     destroy();
@@ -440,11 +472,11 @@ core::Result<api::CollectiveSample> NcclBackend::check(const api::CollectiveRequ
   std::int64_t total = 0;
   for (int l = 0; l < local; ++l) {
     unsigned long long wrong = 0;
-    cudaSetDevice(request.gpus[static_cast<std::size_t>(l)]);
-    if (auto e = cuda_failed(cudaMemcpy(&wrong, buffers_[request.gpus[static_cast<std::size_t>(l)]].wrong, sizeof(wrong),
-                                        cudaMemcpyDeviceToHost),
-                             "reading the wrong-element count")) {
-      return *e;
+    if (auto e = gpus_->use(request.gpus[static_cast<std::size_t>(l)])) return *e;
+    if (auto rc = gpus_->api().memcpy_dtoh(&wrong, as_address(buffers_[request.gpus[static_cast<std::size_t>(l)]].wrong),
+                                           sizeof(wrong));
+        rc != driver::kSuccess) {
+      return gpus_->driver().error("reading the wrong-element count", rc);
     }
     total += static_cast<std::int64_t>(wrong);
   }
@@ -464,18 +496,24 @@ core::Result<api::CollectiveSample> NcclBackend::run_on(const api::CollectiveReq
     if (auto e = ensure_buffers(g, std::max<std::uint64_t>(request.bytes, sizeof(float)))) return *e;
   }
   const std::size_t n = request.gpus.size();
-  std::vector<cudaEvent_t> events(n * static_cast<std::size_t>(2 * request.iterations), nullptr);
+  const auto& cu = gpus_->api();
+  std::vector<driver::CUevent> events(n * static_cast<std::size_t>(2 * request.iterations), nullptr);
   auto destroy_events = [&] {
     for (auto e : events) {
-      if (e != nullptr) cudaEventDestroy(e);
+      if (e != nullptr) cu.event_destroy(e);
     }
   };
   for (std::size_t r = 0; r < n; ++r) {
-    cudaSetDevice(request.gpus[r]);
+    if (auto e = gpus_->use(request.gpus[r])) {
+      destroy_events();
+      return *e;
+    }
     for (int i = 0; i < 2 * request.iterations; ++i) {
-      if (auto e = cuda_failed(cudaEventCreate(&events[r * static_cast<std::size_t>(2 * request.iterations) + static_cast<std::size_t>(i)]), "cudaEventCreate")) {
+      auto& slot = events[r * static_cast<std::size_t>(2 * request.iterations) + static_cast<std::size_t>(i)];
+      if (auto rc = cu.event_create(&slot, driver::kEventDefault); rc != driver::kSuccess) {
+        slot = nullptr;
         destroy_events();
-        return *e;
+        return gpus_->driver().error(fmt::format("GPU {}: create event", request.gpus[r]), rc);
       }
     }
   }
@@ -483,26 +521,26 @@ core::Result<api::CollectiveSample> NcclBackend::run_on(const api::CollectiveReq
   for (int i = 0; i < request.warmup + request.iterations; ++i) {
     const int timed = i - request.warmup;
     if (timed >= 0) {
-      for (std::size_t r = 0; r < n; ++r) cudaEventRecord(event(r, 2 * timed), buffers_[request.gpus[r]].stream);
+      for (std::size_t r = 0; r < n; ++r) cu.event_record(event(r, 2 * timed), buffers_[request.gpus[r]].stream);
     }
     if (auto e = issue(request, count)) {
       destroy_events();
       return *e;
     }
     if (timed >= 0) {
-      for (std::size_t r = 0; r < n; ++r) cudaEventRecord(event(r, 2 * timed + 1), buffers_[request.gpus[r]].stream);
+      for (std::size_t r = 0; r < n; ++r) cu.event_record(event(r, 2 * timed + 1), buffers_[request.gpus[r]].stream);
     }
   }
-  std::vector<cudaEvent_t> last;
+  std::vector<driver::CUevent> last;
   for (std::size_t r = 0; r < n; ++r) last.push_back(event(r, 2 * request.iterations - 1));
   if (auto pending = wait(last, deadline); !pending.empty()) {
     destroy_events();
     return hung(request, pending);
   }
   for (std::size_t r = 0; r < n; ++r) {
-    if (auto e = cuda_failed(cudaEventQuery(last[r]), fmt::format("{} on GPU {}", api::to_string(request.op), request.gpus[r]))) {
+    if (auto rc = cu.event_query(last[r]); rc != driver::kSuccess) {
       destroy_events();
-      return *e;
+      return gpus_->driver().error(fmt::format("{} on GPU {}", api::to_string(request.op), request.gpus[r]), rc);
     }
   }
   api::CollectiveSample sample;
@@ -510,7 +548,7 @@ core::Result<api::CollectiveSample> NcclBackend::run_on(const api::CollectiveReq
     float worst_ms = 0;
     for (std::size_t r = 0; r < n; ++r) {
       float ms = 0;
-      cudaEventElapsedTime(&ms, event(r, 2 * i), event(r, 2 * i + 1));
+      cu.event_elapsed_time(&ms, event(r, 2 * i), event(r, 2 * i + 1));
       worst_ms = std::max(worst_ms, ms);
     }
     sample.iteration_us.push_back(static_cast<double>(worst_ms) * 1000.0);
@@ -528,16 +566,14 @@ core::Result<api::CollectiveSample> NcclBackend::run_on(const api::CollectiveReq
 }  // namespace
 
 core::Result<std::unique_ptr<api::CollectiveBackend>> make_nccl_backend(const std::string& library) {
-  int count = 0;
-  if (auto e = cuda_failed(cudaGetDeviceCount(&count), "cudaGetDeviceCount (is the NVIDIA driver loaded?)")) return *e;
-  if (count == 0) return core::environment_error("the CUDA runtime sees no GPU");
+  auto gpus = Gpus::open();
+  if (!gpus) return gpus.error();
+  if ((*gpus)->count() == 0) return core::environment_error(fmt::format("{}: the CUDA driver sees no GPU", (*gpus)->describe()));
   std::vector<api::DeviceInfo> devices;
-  for (int d = 0; d < count; ++d) {
-    cudaDeviceProp prop{};
-    if (auto e = cuda_failed(cudaGetDeviceProperties(&prop, d), "cudaGetDeviceProperties")) return *e;
-    char bus[32] = {};
-    if (auto e = cuda_failed(cudaDeviceGetPCIBusId(bus, sizeof(bus), d), "cudaDeviceGetPCIBusId")) return *e;
-    devices.push_back({d, prop.name, bus, -1});
+  for (int d = 0; d < (*gpus)->count(); ++d) {
+    auto info = (*gpus)->info(d);
+    if (!info) return info.error();
+    devices.push_back(std::move(info).value());
   }
   // NCCL reads each setting once per process and caches it (NCCL_PARAM); releases that honour
   // NCCL_NO_CACHE re-read the ones it names, which lets one process init communicators with
@@ -546,7 +582,8 @@ core::Result<std::unique_ptr<api::CollectiveBackend>> make_nccl_backend(const st
   if (no_cache == nullptr || *no_cache == '\0') ::setenv("NCCL_NO_CACHE", "NCCL_NVLS_ENABLE", 1);
   auto lib = nccl::Library::load(library);
   if (!lib) return lib.error();
-  return std::unique_ptr<api::CollectiveBackend>(new NcclBackend(std::move(lib).value(), std::move(devices)));
+  return std::unique_ptr<api::CollectiveBackend>(
+      new NcclBackend(std::move(gpus).value(), std::move(lib).value(), std::move(devices)));
 }
 
 }  // namespace gpuvet::cuda

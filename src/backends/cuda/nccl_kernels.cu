@@ -1,19 +1,13 @@
-// Pattern fill and wrong-element count for the NCCL collective backend (see nccl_kernels.hpp).
-#include <cuda_runtime.h>
+// Pattern fill and wrong-element count for the NCCL collective backend (see nccl_kernels.hpp;
+// included by kernels.cu; launched by nccl_kernels.cpp).
+#include <cstddef>
+#include <cstdint>
 
-#include "backends/cuda/nccl_kernels.hpp"
+#include "backends/cuda/kernel_abi.hpp"
 
-namespace gpuvet::cuda {
-namespace {
+namespace gpuvet::cuda::nccl_device {
 
 __device__ __forceinline__ float pattern(int rank, std::size_t i) { return static_cast<float>(rank + 1 + static_cast<int>(i % 7)); }
-
-__global__ void fill_kernel(float* buffer, std::size_t count, int rank, std::size_t offset) {
-  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
-       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
-    buffer[i] = pattern(rank, offset + i);
-  }
-}
 
 __device__ float expected(CheckOp op, int rank, int ranks, std::size_t block, std::size_t i) {
   switch (op) {
@@ -35,8 +29,17 @@ __device__ float expected(CheckOp op, int rank, int ranks, std::size_t block, st
   return 0;
 }
 
-__global__ void check_kernel(const float* output, std::size_t count, CheckOp op, int rank, int ranks,
-                             std::size_t block, unsigned long long* wrong) {
+extern "C" {
+
+__global__ void gpuvet_nccl_fill(float* buffer, std::size_t count, int rank, std::size_t offset) {
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
+    buffer[i] = pattern(rank, offset + i);
+  }
+}
+
+__global__ void gpuvet_nccl_check(const float* output, std::size_t count, CheckOp op, int rank, int ranks,
+                                  std::size_t block, unsigned long long* wrong) {
   unsigned long long mine = 0;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count;
        i += static_cast<std::size_t>(gridDim.x) * blockDim.x) {
@@ -45,22 +48,6 @@ __global__ void check_kernel(const float* output, std::size_t count, CheckOp op,
   if (mine != 0) atomicAdd(wrong, mine);
 }
 
-constexpr int kThreads = 256;
-constexpr int kBlocks = 1024;
+}  // extern "C"
 
-}  // namespace
-
-int launch_fill(float* buffer, std::size_t count, int rank, std::size_t offset, CUstream_st* stream) {
-  if (count == 0) return 0;
-  fill_kernel<<<kBlocks, kThreads, 0, stream>>>(buffer, count, rank, offset);
-  return static_cast<int>(cudaGetLastError());
-}
-
-int launch_check(const float* output, std::size_t count, CheckOp op, int rank, int ranks, std::size_t block,
-                 unsigned long long* wrong, CUstream_st* stream) {
-  if (count == 0) return 0;
-  check_kernel<<<kBlocks, kThreads, 0, stream>>>(output, count, op, rank, ranks, block, wrong);
-  return static_cast<int>(cudaGetLastError());
-}
-
-}  // namespace gpuvet::cuda
+}  // namespace gpuvet::cuda::nccl_device
