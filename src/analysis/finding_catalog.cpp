@@ -197,6 +197,22 @@ const std::vector<FindingInfo>& finding_catalog() {
        "that differ from the first (golden) result of the same product, or golden elements off a "
        "double-precision product by more than the dtype's tolerance. It computes wrong answers under load.",
        "Do not use the GPU; ask the provider to replace it."},
+      {"plan_does_not_fit", Severity::fail, "Model does not fit the offer (gpuvet plan)",
+       "gpuvet plan: the model's memory per GPU (weights, gradients, optimizer, activations, KV cache and the "
+       "framework reserve) exceeds the GPU's memory in the planned layout; names the smallest layout that fits, "
+       "if any.",
+       "Use the layout named, or more GPUs, lower precision, recomputation, shorter sequences or fewer sequences."},
+      {"plan_interconnect_rule_of_thumb", Severity::warn, "Fabric below the sizing guides' rule of thumb (gpuvet plan)",
+       "gpuvet plan: a training job larger than the guides allow for this fabric: ~30B+ on PCIe-only or partial "
+       "NVLink, 100B+ without an NVLink full mesh, or 100B+ across nodes without InfiniBand-class NICs.",
+       "Prefer an NVSwitch machine with 400 Gb/s per GPU between machines, or read the communication share."},
+      {"plan_sharding_over_slow_link", Severity::warn, "Model fits only by sharding over a slow link (gpuvet plan)",
+       "gpuvet plan: the model fits only with ZeRO-3/FSDP, tensor parallelism beyond the NVLink group or pipelines "
+       "across nodes, over PCIe or the network, and communication takes more than 25 % of each step.",
+       "Choose GPUs with more memory, an NVLink full mesh or faster NICs, or accept the slower run."},
+      {"plan_comm_dominated", Severity::warn, "Communication dominates the step (gpuvet plan)",
+       "gpuvet plan: exposed communication is more than half of each planned step on this offer.",
+       "Raise the global batch, lower the data-parallel size, or choose a faster interconnect."},
   };
   return kCatalog;
 }

@@ -1,0 +1,34 @@
+// The bandwidth a planned collective gets on an offer (plan/): NCCL busbw inside a node (measured
+// in the offer's bundle, else the envelope of its interconnect class), and between nodes the NICs'
+// rate at InfiniBand's ring efficiency. Pure.
+#pragma once
+
+#include <string>
+
+#include "plan/offer.hpp"
+
+namespace gpuvet::plan {
+
+enum class Collective { all_reduce, all_gather };  // all_gather also stands for reduce_scatter
+
+struct GroupBandwidth {
+  double busbw_gbps = 0;
+  bool spans_nodes = false;
+  std::string basis;
+};
+
+// busbw of `op` among `ranks` GPUs placed `stride` apart (tensor-parallel groups stride 1,
+// data-parallel groups stride tp): inside one node, or the lesser of that and the node's NICs
+// shared by the groups that cross nodes at once.
+GroupBandwidth group_busbw(const Offer& offer, Collective op, int ranks, int stride);
+
+// Point-to-point rate of one pipeline send: inside a node (peer copy), or a GPU's share of the NICs.
+GroupBandwidth p2p_rate(const Offer& offer, bool across_nodes);
+
+// The NICs of one node at ring efficiency, GB/s (0 when the offer has none).
+double node_nic_gbps(const Offer& offer);
+
+// The GPUs of one NVLink group (all of the node for NVSwitch and direct meshes, 1 for PCIe only).
+int nvlink_island(const Offer& offer);
+
+}  // namespace gpuvet::plan

@@ -1,0 +1,153 @@
+// Offers from a YAML file, and what an acceptance bundle measured.
+#include "plan/offer.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace gpuvet::plan {
+
+namespace {
+
+const std::set<std::string> kOfferKeys = {"name", "gpu", "gpus_per_node", "nodes", "interconnect", "nvlink_island",
+                                          "nics", "price_per_gpu_hour", "price_per_machine_hour", "mfu", "bundle"};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
+  return out;
+}
+
+// Field errors carry the path and line; the caller prefixes the file name.
+struct FieldError {
+  std::string text;
+};
+
+std::string where(const std::string& path, const YAML::Node& node) {
+  return fmt::format("{} (line {})", path, node.Mark().line + 1);
+}
+
+double number(const YAML::Node& node, const std::string& path, double lo, double hi) {
+  double v = 0;
+  try {
+    v = node.as<double>();
+  } catch (const YAML::Exception&) {
+    throw FieldError{fmt::format("{}: expected a number, found '{}'", where(path, node), node.Scalar())};
+  }
+  if (!std::isfinite(v)) throw FieldError{fmt::format("{}: expected a finite number", where(path, node))};
+  if (v < lo) {
+    throw FieldError{lo == 0 ? fmt::format("{}: must not be negative, found {:g}", where(path, node), v)
+                             : fmt::format("{}: must be at least {:g}, found {:g}", where(path, node), lo, v)};
+  }
+  if (v > hi) throw FieldError{fmt::format("{}: must be at most {:g}, found {:g}", where(path, node), hi, v)};
+  return v;
+}
+
+int integer(const YAML::Node& node, const std::string& path, int lo, int hi) {
+  const double v = number(node, path, lo, hi);
+  if (v != std::floor(v)) throw FieldError{fmt::format("{}: expected a whole number, found {:g}", where(path, node), v)};
+  return static_cast<int>(v);
+}
+
+Offer parse_one(const YAML::Node& node, const std::string& path, const core::Catalog& catalog) {
+  if (!node.IsMap()) throw FieldError{where(path, node) + ": expected a mapping (name: ..., gpu: ...)"};
+  for (const auto& kv : node) {
+    const auto key = kv.first.as<std::string>();
+    if (kOfferKeys.count(key) == 0) {
+      throw FieldError{fmt::format("{}.{}: unknown field (known: name, gpu, gpus_per_node, nodes, interconnect, "
+                                   "nvlink_island, nics, price_per_gpu_hour, price_per_machine_hour, mfu, bundle)",
+                                   path, key)};
+    }
+  }
+  Offer o;
+  if (!node["name"]) throw FieldError{path + ".name: missing"};
+  o.name = node["name"].as<std::string>();
+  if (!node["gpu"]) throw FieldError{path + ".gpu: missing (a catalogue id such as h100-sxm5-80gb)"};
+  const auto gpu = node["gpu"].as<std::string>();
+  const core::GpuModel* model = find_gpu(catalog, gpu);
+  if (model == nullptr) {
+    throw FieldError{fmt::format("{}: unknown GPU model '{}' (gpuvet's catalogue ids: see profiles/gpus.yaml, "
+                                 "e.g. h100-sxm5-80gb, a100-sxm4-80gb, l40s-48gb)",
+                                 where(path + ".gpu", node["gpu"]), gpu)};
+  }
+  o.gpu = *model;
+  if (node["gpus_per_node"]) o.gpus_per_node = integer(node["gpus_per_node"], path + ".gpus_per_node", 1, 64);
+  if (node["nodes"]) o.nodes = integer(node["nodes"], path + ".nodes", 1, 100000);
+  if (node["interconnect"]) {
+    bool any_mesh = false;
+    const auto text = node["interconnect"].as<std::string>();
+    if (!core::parse_interconnect_claim(text, o.interconnect, any_mesh)) {
+      throw FieldError{fmt::format("{}: unknown interconnect '{}' (nvswitch, nvlink, pcie, or a class name such as "
+                                   "nvlink_partial)",
+                                   where(path + ".interconnect", node["interconnect"]), text)};
+    }
+    if (any_mesh) o.interconnect = core::InterconnectClass::nvlink_direct_full_mesh;
+  } else {
+    o.interconnect = o.gpu.form_factor == "sxm" ? core::InterconnectClass::nvswitch_full_mesh
+                                                : core::InterconnectClass::pcie_only;
+  }
+  if (node["nvlink_island"]) o.nvlink_island = integer(node["nvlink_island"], path + ".nvlink_island", 1, o.gpus_per_node);
+  if (const auto nics = node["nics"]) {
+    if (!nics.IsMap()) throw FieldError{where(path + ".nics", nics) + ": expected {count: N, gbit_s: R}"};
+    if (nics["count"]) o.nics_per_node = integer(nics["count"], path + ".nics.count", 0, 64);
+    if (nics["gbit_s"]) o.nic_gbit_s = number(nics["gbit_s"], path + ".nics.gbit_s", 0, 3200);
+  }
+  if (node["price_per_gpu_hour"]) o.price_per_gpu_hour = number(node["price_per_gpu_hour"], path + ".price_per_gpu_hour", 0, 1e6);
+  if (node["price_per_machine_hour"]) {
+    o.price_per_machine_hour = number(node["price_per_machine_hour"], path + ".price_per_machine_hour", 0, 1e7);
+  }
+  if (o.price_per_gpu_hour && o.price_per_machine_hour) {
+    throw FieldError{path + ": give price_per_gpu_hour or price_per_machine_hour, not both"};
+  }
+  if (node["mfu"]) o.mfu = number(node["mfu"], path + ".mfu", 0.01, 1.0);
+  if (node["bundle"]) o.bundle = node["bundle"].as<std::string>();
+  return o;
+}
+
+}  // namespace
+
+std::optional<double> Offer::gpu_hour_price() const {
+  if (price_per_gpu_hour) return price_per_gpu_hour;
+  if (price_per_machine_hour) return *price_per_machine_hour / gpus_per_node;
+  return std::nullopt;
+}
+
+const core::GpuModel* find_gpu(const core::Catalog& catalog, std::string_view id_or_name) {
+  if (const auto* m = catalog.by_id(lower(id_or_name))) return m;
+  for (const auto& m : catalog.models()) {
+    if (lower(m.display_name) == lower(id_or_name)) return &m;
+  }
+  return nullptr;
+}
+
+core::Result<std::vector<Offer>> parse_offers(std::string_view yaml_text, const std::string& file_name,
+                                              const core::Catalog& catalog) {
+  try {
+    const YAML::Node root = YAML::Load(std::string(yaml_text));
+    const YAML::Node list = root["offers"];
+    if (!list || !list.IsSequence() || list.size() == 0) {
+      return core::input_error(file_name + ": expected a top-level 'offers:' list with at least one offer");
+    }
+    std::vector<Offer> out;
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      const std::string path = fmt::format("offers[{}]", i);
+      Offer o = parse_one(list[i], path, catalog);
+      if (!names.insert(o.name).second) throw FieldError{fmt::format("{}.name: duplicate offer name '{}'", path, o.name)};
+      o.source = fmt::format("{}: {}", file_name, path);
+      out.push_back(std::move(o));
+    }
+    return out;
+  } catch (const FieldError& e) {
+    return core::input_error(file_name + ": " + e.text);
+  } catch (const YAML::Exception& e) {
+    return core::input_error(file_name + ": " + e.what());
+  }
+}
+
+}  // namespace gpuvet::plan
