@@ -26,5 +26,6 @@ void add_spec_command(CLI::App& app, Action& action);
 void add_accept_command(CLI::App& app, Action& action);
 void add_verify_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
+void add_plan_command(CLI::App& app, Action& action);
 
 }  // namespace gpuvet::cli

@@ -1,0 +1,140 @@
+// gpuvet plan's offer sources: simulator profiles, acceptance bundles, offers YAML files.
+#include "cli/plan_offers.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <map>
+
+#include "accept/accept_json.hpp"
+#include "accept/compare.hpp"
+#include "analysis/judge.hpp"
+#include "backends/sim/simulator.hpp"
+#include "bundle/bundle_dir.hpp"
+#include "platform/user_file.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+// The largest group of GPUs joined by NVLink (connected components of the link matrix).
+int largest_nvlink_group(const core::Machine& machine) {
+  if (!machine.links) return 1;
+  const auto& links = *machine.links;
+  const int n = links.size();
+  std::vector<int> group(n, -1);
+  int best = n > 0 ? 1 : 0;
+  for (int start = 0; start < n; ++start) {
+    if (group[start] >= 0) continue;
+    int size = 0;
+    std::vector<int> stack = {start};
+    group[start] = start;
+    while (!stack.empty()) {
+      const int a = stack.back();
+      stack.pop_back();
+      ++size;
+      for (int b = 0; b < n; ++b) {
+        if (b != a && group[b] < 0 && links.at(a, b).is_nvlink()) {
+          group[b] = start;
+          stack.push_back(b);
+        }
+      }
+    }
+    best = std::max(best, size);
+  }
+  return best;
+}
+
+// "8x H100 SXM5 80GB" or "4x A100 SXM4 80GB, 4x A100 PCIe 80GB" -> the first model's name.
+std::string first_model_name(const std::string& observed) {
+  std::string s = observed.substr(0, observed.find(','));
+  const auto x = s.find("x ");
+  if (x != std::string::npos && x > 0 && std::all_of(s.begin(), s.begin() + static_cast<long>(x), ::isdigit)) s = s.substr(x + 2);
+  return s;
+}
+
+}  // namespace
+
+core::Result<plan::Offer> offer_from_profile(const std::string& profile, const core::Catalog& catalog) {
+  auto machine = sim::simulate_machine(profile, {});
+  if (!machine) return machine.error().with_context("--offer " + profile);
+  plan::Offer o;
+  o.name = profile;
+  o.source = "simulator profile " + profile + " (catalogue numbers, no price)";
+  // The GPU model most GPUs have; on a tie the slower one, which paces the collective.
+  std::map<std::string, int> counts;
+  const core::GpuModel* model = nullptr;
+  for (const auto& gpu : machine->gpus) {
+    const core::GpuModel* m = gpu.name ? catalog.match(*gpu.name) : nullptr;
+    if (m == nullptr) continue;
+    const int c = ++counts[m->id];
+    if (model == nullptr || c > counts[model->id] ||
+        (c == counts[model->id] && m->bf16_tflops.value_or(0) < model->bf16_tflops.value_or(0))) {
+      model = m;
+    }
+  }
+  if (model == nullptr) return core::internal_error("simulator profile " + profile + ": no GPU in the catalogue");
+  o.gpu = *model;
+  o.gpus_per_node = static_cast<int>(machine->gpus.size());
+  o.interconnect = analysis::classify_interconnect(*machine, catalog).cls;
+  o.nvlink_island = largest_nvlink_group(*machine);
+  if (machine->nics) {
+    double rate = 0;
+    for (const auto& nic : *machine->nics) {
+      if (nic.rate_gbit_s) {
+        ++o.nics_per_node;
+        rate += *nic.rate_gbit_s;
+      }
+    }
+    if (o.nics_per_node > 0) o.nic_gbit_s = rate / o.nics_per_node;
+  }
+  return o;
+}
+
+core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog) {
+  namespace fs = std::filesystem;
+  const std::string file = (fs::path(dir) / "report.json").string();
+  auto text = bundle::read_verified_file(fs::path(dir), "report.json");
+  if (!text) return text.error();
+  if (auto e = accept::check_report_schema(*text, file)) return *e;
+  auto report = accept::parse_report_json(*text, file);
+  if (!report) return report.error();
+  std::string label = fs::path(dir).lexically_normal().filename().string();
+  if (label.empty()) label = fs::path(dir).lexically_normal().parent_path().filename().string();
+  plan::Offer o;
+  o.name = label;
+  o.measured = plan::measured_from_report(*report, dir);
+  o.source = o.measured->source;
+  const std::string gpu_name = first_model_name(o.measured->gpu_display_name);
+  const core::GpuModel* model = plan::find_gpu(catalog, gpu_name);
+  if (model == nullptr) return core::input_error(fmt::format("{}: clause gpu.model: unknown GPU model '{}'", file, gpu_name));
+  o.gpu = *model;
+  if (o.measured->gpus) o.gpus_per_node = *o.measured->gpus;
+  if (o.measured->interconnect) o.interconnect = *o.measured->interconnect;
+  return o;
+}
+
+core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog) {
+  auto text = platform::read_user_file(path);
+  if (!text) return text.error();
+  auto offers = plan::parse_offers(*text, path, catalog);
+  if (!offers) return offers.error();
+  const auto base = std::filesystem::path(path).parent_path();
+  for (std::size_t i = 0; i < offers->size(); ++i) {
+    auto& o = offers.value()[i];
+    if (o.bundle.empty()) continue;
+    const auto dir = (base / o.bundle).string();
+    auto measured = offer_from_bundle(dir, catalog);
+    if (!measured) return measured.error().with_context(fmt::format("{}: offers[{}].bundle", path, i));
+    if (measured->gpu.id != o.gpu.id) {
+      return core::input_error(fmt::format("{}: offers[{}].bundle: {} measured {}, the offer names {}", path, i, dir,
+                                           measured->gpu.display_name, o.gpu.display_name));
+    }
+    o.measured = measured->measured;
+  }
+  return std::move(offers).value();
+}
+
+}  // namespace gpuvet::cli
