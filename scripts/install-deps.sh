@@ -11,6 +11,7 @@ packages=(
   libssl-dev chromium
   libopenmpi-dev openmpi-bin
   python3
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: clang++-14 and the libFuzzer, ASan and UBSan runtimes
 )
 
 missing=()
