@@ -8,49 +8,20 @@
 #include <map>
 #include <set>
 
-#include "analysis/burnin_series.hpp"
+#include "analysis/burnin_state.hpp"
 
 namespace gpuvet::analysis::burnin {
 
 namespace {
 
-// Growth of a cumulative counter over a series: first and last known values, and the first and
-// last sample at which it increased. Fed in time order with add().
-struct Growth {
-  std::uint64_t first = 0, last = 0;
-  double from_s = 0, to_s = 0;        // span of known values
-  double first_rise_s = -1, last_rise_s = -1;
-  bool started = false;
-  void add(double t_s, std::uint64_t value) {
-    if (!started) {
-      started = true;
-      first = last = value;
-      from_s = to_s = t_s;
-      return;
-    }
-    if (value > last) {
-      if (first_rise_s < 0) first_rise_s = t_s;
-      last_rise_s = t_s;
-    }
-    last = value;
-    to_s = t_s;
-  }
-  [[nodiscard]] std::uint64_t delta() const { return last > first ? last - first : 0; }
-  [[nodiscard]] double per_minute() const { return to_s > from_s ? 60.0 * static_cast<double>(delta()) / (to_s - from_s) : 0; }
-};
+using NvlinkMember = core::Reading<std::uint64_t> core::NvLinkErrorSample::*;
+constexpr std::pair<const char*, NvlinkMember> kNvlinkCounters[] = {{"crc_flit", &core::NvLinkErrorSample::crc_flit},
+                                                                    {"crc_data", &core::NvLinkErrorSample::crc_data},
+                                                                    {"replay", &core::NvLinkErrorSample::replay},
+                                                                    {"recovery", &core::NvLinkErrorSample::recovery}};
 
-template <class Get>
-std::optional<Growth> growth(const Series& s, Get get) {
-  Growth g;
-  for (const auto* sample : s.samples) {
-    if (const std::optional<std::uint64_t> value = get(*sample)) g.add(sample->t_s, *value);
-  }
-  if (!g.started) return std::nullopt;
-  return g;
-}
-
-std::optional<std::uint64_t> known(const core::Reading<std::uint64_t>& r) {
-  return r.known() ? std::optional<std::uint64_t>(*r) : std::nullopt;
+void add(Growth& g, double t_s, const core::Reading<std::uint64_t>& r) {
+  if (r.known()) g.add(t_s, *r);
 }
 
 // Xids that mean the hardware (not the application) failed; the others are warnings.
@@ -81,12 +52,30 @@ std::string xid_meaning(int code) {
 
 }  // namespace
 
+void observe_health(GpuState& g, const core::TelemetrySample& s) {
+  add(g.ecc_corrected, s.t_s, s.ecc_corrected);
+  add(g.ecc_uncorrected, s.t_s, s.ecc_uncorrected);
+  add(g.pcie_replays, s.t_s, s.pcie_replays);
+  if (s.nvlink.known()) {
+    for (const auto& l : *s.nvlink) {
+      auto& acc = g.nvlink[l.link];
+      for (std::size_t c = 0; c < 4; ++c) add(acc[c], s.t_s, l.*(kNvlinkCounters[c].second));
+    }
+  }
+  if (s.miscompares.known() && *s.miscompares != 0) {
+    if (g.first_miscompare_s < 0) g.first_miscompare_s = s.t_s;
+    g.miscompares = std::max(g.miscompares, *s.miscompares);
+  }
+  if (g.remap_s < 0 && s.remap_pending.known() && *s.remap_pending) g.remap_s = s.t_s;
+  if (g.retire_s < 0 && s.retired_pages_pending.known() && *s.retired_pages_pending) g.retire_s = s.t_s;
+}
+
 void ecc_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& [gpu, s] : ctx.series) {
-    const auto uncorrected = growth(s, [](const core::TelemetrySample& x) { return known(x.ecc_uncorrected); });
-    const auto corrected = growth(s, [](const core::TelemetrySample& x) { return known(x.ecc_corrected); });
-    const bool unc = uncorrected && uncorrected->delta() > 0;
-    const bool cor = corrected && corrected->delta() > 0;
+    const Growth* uncorrected = &s.ecc_uncorrected;
+    const Growth* corrected = &s.ecc_corrected;
+    const bool unc = uncorrected->started && uncorrected->delta() > 0;
+    const bool cor = corrected->started && corrected->delta() > 0;
     if (!unc && !cor) continue;
     const Growth& g = unc ? *uncorrected : *corrected;
     std::vector<std::pair<std::string, std::string>> evidence;
@@ -108,60 +97,30 @@ void ecc_rule(const Context& ctx, std::vector<core::Finding>& out) {
 }
 
 void event_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  std::map<std::pair<int, int>, std::vector<double>> xids;  // (gpu, code) -> times
-  std::set<int> lost;
-  for (const auto& e : ctx.record.events) {
-    if (e.kind == core::TelemetryEventKind::xid) xids[{e.gpu, e.code}].push_back(e.t_s);
-    if (e.kind == core::TelemetryEventKind::gpu_lost) lost.insert(e.gpu);
-  }
-  for (const auto& [key, times] : xids) {
+  const EventTally& ev = ctx.events;
+  for (const auto& [key, xid] : ev.xids) {
     const auto [gpu, code] = key;
     out.push_back(finding(
         "xid_event", hardware_xid(code) ? core::Severity::fail : core::Severity::warn, {gpu},
         fmt::format("GPU {} reported Xid {} ({}) {} at {}", gpu, code, xid_meaning(code),
-                    times.size() == 1 ? std::string("once") : fmt::format("{} times, first", times.size()),
-                    hms(times.front())),
-        {{"xid", std::to_string(code)}, {"count", std::to_string(times.size())}, {"window", window(times.front(), times.back())}}));
+                    xid.count == 1 ? std::string("once") : fmt::format("{} times, first", xid.count), hms(xid.first_s)),
+        {{"xid", std::to_string(code)}, {"count", std::to_string(xid.count)}, {"window", window(xid.first_s, xid.last_s)}}));
   }
-  for (int gpu : lost) {
-    if (xids.count({gpu, 79})) continue;  // already reported as Xid 79
-    double at = 0;
-    for (const auto& e : ctx.record.events) {
-      if (e.gpu == gpu && e.kind == core::TelemetryEventKind::gpu_lost) {
-        at = e.t_s;
-        break;
-      }
-    }
+  for (const auto& [gpu, at] : ev.lost) {
+    if (ev.xids.count({gpu, 79})) continue;  // already reported as Xid 79
     out.push_back(finding("gpu_missing", core::Severity::fail, {gpu},
                           fmt::format("GPU {} was lost during the burn-in at {} (NVML: GPU is lost)", gpu, hms(at)),
                           {{"lost_at", hms(at)}}));
   }
-  for (const auto& e : ctx.record.events) {
-    if (e.kind != core::TelemetryEventKind::safety_stop || e.code == 79) continue;
+  for (const auto& e : ev.safety_stops) {
     out.push_back(finding("thermal_outlier", core::Severity::fail, {e.gpu},
                           fmt::format("GPU {}: {} at {}", e.gpu, e.message, hms(e.t_s)), {{"stopped_at", hms(e.t_s)}}));
   }
 }
 
 void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  using Member = core::Reading<std::uint64_t> core::NvLinkErrorSample::*;
-  static constexpr std::pair<const char*, Member> kCounters[] = {{"crc_flit", &core::NvLinkErrorSample::crc_flit},
-                                                                 {"crc_data", &core::NvLinkErrorSample::crc_data},
-                                                                 {"replay", &core::NvLinkErrorSample::replay},
-                                                                 {"recovery", &core::NvLinkErrorSample::recovery}};
   for (const auto& [gpu, s] : ctx.series) {
-    // One pass over the series: link -> growth of each counter.
-    std::map<int, std::array<Growth, 4>> links;
-    for (const auto* sample : s.samples) {
-      if (!sample->nvlink.known()) continue;
-      for (const auto& l : *sample->nvlink) {
-        auto& acc = links[l.link];
-        for (std::size_t c = 0; c < 4; ++c) {
-          const auto& r = l.*(kCounters[c].second);
-          if (r.known()) acc[c].add(sample->t_s, *r);
-        }
-      }
-    }
+    const auto& links = s.nvlink;
     bool fail = false;
     std::string parts;
     std::vector<std::pair<std::string, std::string>> evidence;
@@ -170,7 +129,7 @@ void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out) {
       for (std::size_t c = 0; c < 4; ++c) {
         const Growth& g = acc[c];
         if (!g.started || g.delta() == 0) continue;
-        const std::string counter = kCounters[c].first;
+        const std::string counter = kNvlinkCounters[c].first;
         const bool crc = counter.rfind("crc", 0) == 0;
         if (crc ? g.per_minute() / 60 >= ctx.thresholds.nvlink_crc_per_s : g.delta() > 1) fail = true;
         if (first_rise < 0 || g.first_rise_s < first_rise) first_rise = g.first_rise_s;
@@ -190,8 +149,8 @@ void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out) {
 
 void pcie_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& [gpu, s] : ctx.series) {
-    const auto g = growth(s, [](const core::TelemetrySample& x) { return known(x.pcie_replays); });
-    if (!g || g->delta() == 0) continue;
+    const Growth* g = &s.pcie_replays;
+    if (!g->started || g->delta() == 0) continue;
     const bool over = g->per_minute() > ctx.thresholds.pcie_replays_per_min;
     out.push_back(finding(
         "pcie_replays", over ? core::Severity::warn : core::Severity::info, {gpu},
@@ -207,13 +166,8 @@ void pcie_rule(const Context& ctx, std::vector<core::Finding>& out) {
 
 void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& [gpu, s] : ctx.series) {
-    std::uint64_t total = 0;
-    double first = -1;
-    for (const auto* sample : s.samples) {
-      if (!sample->miscompares.known() || *sample->miscompares == 0) continue;
-      if (first < 0) first = sample->t_s;
-      total = std::max(total, *sample->miscompares);
-    }
+    const std::uint64_t total = s.miscompares;
+    const double first = s.first_miscompare_s;
     if (total == 0) continue;
     out.push_back(finding("compute_miscompare", core::Severity::fail, {gpu},
                           fmt::format("GPU {} computed {} GEMM result(s) that differ from the reference, first seen at {}",
@@ -224,12 +178,8 @@ void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out) {
 
 void memory_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& [gpu, s] : ctx.series) {
-    double remap = -1;
-    double retire = -1;
-    for (const auto* sample : s.samples) {
-      if (remap < 0 && sample->remap_pending.known() && *sample->remap_pending) remap = sample->t_s;
-      if (retire < 0 && sample->retired_pages_pending.known() && *sample->retired_pages_pending) retire = sample->t_s;
-    }
+    const double remap = s.remap_s;
+    const double retire = s.retire_s;
     if (remap >= 0) {
       out.push_back(finding("row_remap_pending", core::Severity::fail, {gpu},
                             fmt::format("GPU {} has a row remap pending since {} of the burn-in", gpu, hms(remap)),

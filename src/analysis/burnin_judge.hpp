@@ -1,8 +1,12 @@
-// The burn-in judge: a stored run (core::BurninRecord, as the telemetry store gives it back)
-// -> findings, what could not be verified, and a per-GPU summary. Pure: the same record always
-// gives the same verdict, so `gpuvet report --db` rebuilds exactly what the run printed.
+// The burn-in judge: a run's samples and events -> findings, what could not be verified, and a
+// per-GPU summary. Streaming: BurninJudge is fed one sample at a time and keeps per-GPU running
+// state (exact value distributions, counter growth, first/last times), never the series, so a
+// 72 h run or a months-long monitor costs the same memory as a 4 h one. `gpuvet burnin`,
+// `gpuvet report --db` and the accept burn-in stage all feed it from the store, so a report
+// rebuilt later is the same report. Pure: no I/O.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +30,29 @@ struct BurninThresholds {
 using BurninGpuSummary = core::BurninGpuSummary;
 using BurninAssessment = core::BurninAssessment;
 
+class BurninJudge {
+ public:
+  // `run` gives the interval and planned duration (the warm-up is a share of it); `gpus` the GPUs
+  // the run should have watched and their limits.
+  BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> gpus, BurninThresholds thresholds = {});
+  ~BurninJudge();
+  BurninJudge(const BurninJudge&) = delete;
+  BurninJudge& operator=(const BurninJudge&) = delete;
+
+  // Samples in time order (t_s not decreasing; any GPU order within a tick), as the store gives
+  // them back. Events in any order relative to samples, in time order among themselves.
+  void on_sample(const core::TelemetrySample& sample);
+  void on_event(const core::TelemetryEvent& event);
+  // Judges what was seen; `status` is how the run ended (running: killed or still going).
+  // Can be called more than once (a monitor's periodic verdict); the state is not changed.
+  [[nodiscard]] BurninAssessment finish(core::BurninStatus status) const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+// A whole record at once (tests, small runs): samples are fed in time order (stable).
 BurninAssessment judge_burnin(const core::BurninRecord& record, const BurninThresholds& thresholds = {});
 
 }  // namespace gpuvet::analysis

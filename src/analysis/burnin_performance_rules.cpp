@@ -6,17 +6,17 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analysis/burnin_series.hpp"
+#include "analysis/burnin_state.hpp"
 
 namespace gpuvet::analysis::burnin {
 
 namespace {
 
-// Each GPU's steady-state median of `member`.
-std::map<int, double> medians(const Context& ctx, core::Reading<double> core::TelemetrySample::*member) {
+// Each GPU's steady-state median of one distribution.
+std::map<int, double> medians(const Context& ctx, const Histogram GpuState::*member) {
   std::map<int, double> out;
   for (const auto& [gpu, s] : ctx.series) {
-    if (auto m = median(steady_values(ctx, s, member))) out[gpu] = *m;
+    if (auto m = (s.*member).median()) out[gpu] = *m;
   }
   return out;
 }
@@ -35,20 +35,14 @@ std::optional<double> peers_of(const std::map<int, double>& values, int gpu) {
 }  // namespace
 
 void straggler_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  const auto tflops = medians(ctx, &core::TelemetrySample::tflops);
+  const auto tflops = medians(ctx, &GpuState::tflops);
   if (tflops.size() < 2) return;
   for (const auto& [gpu, value] : tflops) {
     const auto peers = peers_of(tflops, gpu);
     if (!peers || *peers <= 0) continue;
     const double threshold = *peers * (1 - ctx.thresholds.straggler_tolerance);
     if (value >= threshold) continue;
-    double first = -1;
-    double last = -1;
-    for (const auto* s : ctx.series.at(gpu).samples) {
-      if (s->t_s < ctx.warmup_end_s || !s->tflops.known() || *s->tflops >= threshold) continue;
-      if (first < 0) first = s->t_s;
-      last = s->t_s;
-    }
+    const auto [first, last] = ctx.series.at(gpu).tflops.times_below(threshold);
     out.push_back(finding(
         "straggler_gpu", core::Severity::fail, {gpu},
         fmt::format("GPU {} sustains {} TFLOP/s under the burn-in GEMM, {} % of its peers' median {} TFLOP/s",
@@ -62,52 +56,14 @@ void straggler_rule(const Context& ctx, std::vector<core::Finding>& out) {
 
 void clock_desync_rule(const Context& ctx, std::vector<core::Finding>& out) {
   if (ctx.series.size() < 2) return;
-  // Per tick: each loaded GPU's SM clock against the median of the loaded GPUs at that tick.
-  std::map<double, std::vector<std::pair<int, double>>> ticks;
-  for (const auto& [gpu, s] : ctx.series) {
-    for (const auto* sample : s.samples) {
-      if (sample->tflops.known() && sample->sm_clock_mhz.known()) ticks[sample->t_s].emplace_back(gpu, *sample->sm_clock_mhz);
-    }
-  }
-  struct Episode {
-    double first = -1, last = -1, longest = 0, run_start = -1, total = 0, min_clock = 1e18, peer_clock = 0;
-    double prev = -1;
-  };
-  std::map<int, Episode> episodes;
-  for (const auto& [t, clocks] : ticks) {
-    if (clocks.size() < 2) continue;
-    std::vector<double> values;
-    for (const auto& c : clocks) values.push_back(c.second);
-    const double mid = clocks.size() == 2 ? std::max(values[0], values[1]) : *median(values);
-    for (const auto& [gpu, clock] : clocks) {
-      auto& e = episodes[gpu];
-      if (clock >= mid * (1 - ctx.thresholds.clock_desync_share)) {
-        e.run_start = -1;
-        continue;
-      }
-      if (e.run_start < 0 || e.prev < 0 || t - e.prev > 1.5 * ctx.interval_s) e.run_start = t;
-      e.prev = t;
-      e.total += ctx.interval_s;
-      const double length = t - e.run_start + ctx.interval_s;
-      if (length >= ctx.thresholds.clock_desync_min_s) {
-        if (e.first < 0) {
-          e.first = e.run_start;
-          e.peer_clock = mid;
-        }
-        e.last = t;
-        e.longest = std::max(e.longest, length);
-      }
-      e.min_clock = std::min(e.min_clock, clock);
-    }
-  }
   std::vector<std::pair<double, int>> order;
-  for (const auto& [gpu, e] : episodes) {
-    if (e.first >= 0) order.emplace_back(e.first, gpu);
+  for (const auto& [gpu, s] : ctx.series) {
+    if (s.desync.first >= 0) order.emplace_back(s.desync.first, gpu);
   }
   std::sort(order.begin(), order.end());
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int gpu = order[i].second;
-    const auto& e = episodes.at(gpu);
+    const auto& e = ctx.series.at(gpu).desync;
     out.push_back(finding(
         "clock_desync", core::Severity::warn, {gpu},
         fmt::format("GPU {} {}dropped its SM clock below its peers at {}, down to {} MHz (peers {} MHz), for {} "
@@ -124,18 +80,14 @@ void clock_desync_rule(const Context& ctx, std::vector<core::Finding>& out) {
 }
 
 void thermal_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  const auto temps = medians(ctx, &core::TelemetrySample::gpu_temp_c);
+  const auto temps = medians(ctx, &GpuState::temp_c);
   if (temps.size() < 2) return;
   for (const auto& [gpu, value] : temps) {
     const auto peers = peers_of(temps, gpu);
     if (!peers || value < *peers + ctx.thresholds.thermal_outlier_c) continue;
-    double max_temp = value;
-    double first = -1;
-    for (const auto* s : ctx.series.at(gpu).samples) {
-      if (!s->gpu_temp_c.known()) continue;
-      max_temp = std::max(max_temp, *s->gpu_temp_c);
-      if (first < 0 && s->tflops.known() && *s->gpu_temp_c >= *peers + ctx.thresholds.thermal_outlier_c) first = s->t_s;
-    }
+    const GpuState& g = ctx.series.at(gpu);
+    const double max_temp = std::max(value, g.max_temp_c.value_or(value));
+    const double first = g.loaded_temp_c.first_at_or_above(*peers + ctx.thresholds.thermal_outlier_c);
     out.push_back(finding(
         "thermal_outlier", core::Severity::warn, {gpu},
         fmt::format("GPU {} runs at {} °C under load, {} °C hotter than its peers ({} °C) at the same load", gpu,
@@ -148,26 +100,15 @@ void thermal_rule(const Context& ctx, std::vector<core::Finding>& out) {
 }
 
 void power_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  for (const auto& gpu_info : ctx.record.gpus) {
+  for (const auto& gpu_info : ctx.gpus) {
     auto it = ctx.series.find(gpu_info.index);
     if (it == ctx.series.end() || !gpu_info.power_limit_w.known()) continue;
     // Thermal slowdown lowers power on purpose: that is thermal_outlier's and throttle_reasons' story.
-    std::vector<double> power;
-    constexpr std::uint64_t thermal = core::clocks_event::sw_thermal_slowdown | core::clocks_event::hw_thermal_slowdown |
-                                      core::clocks_event::hw_slowdown | core::clocks_event::hw_power_brake;
-    std::size_t loaded = 0;
-    double first = -1, last = -1;
-    for (const auto* s : it->second.samples) {
-      if (s->t_s < ctx.warmup_end_s || !s->tflops.known()) continue;
-      ++loaded;
-      if (first < 0) first = s->t_s;
-      last = s->t_s;
-      if (s->clocks_event_reasons.known() && (*s->clocks_event_reasons & thermal)) continue;
-      if (s->power_w.known()) power.push_back(*s->power_w);
-    }
-    if (power.size() * 2 < loaded || power.empty()) continue;
+    const GpuState& g = it->second;
+    const std::size_t kept = g.power_unthrottled_w.size();
+    if (kept * 2 < g.steady_loaded || kept == 0) continue;
     const double limit = *gpu_info.power_limit_w;
-    const double value = *median(power);
+    const double value = *g.power_unthrottled_w.median();
     if (value >= limit * ctx.thresholds.power_reached_share) continue;
     out.push_back(finding(
         "power_not_reached", core::Severity::warn, {gpu_info.index},
@@ -176,26 +117,15 @@ void power_rule(const Context& ctx, std::vector<core::Finding>& out) {
         {{"median_power_w", format_number(value, 0)},
          {"power_limit_w", format_number(limit, 0)},
          {"threshold", format_number(100 * ctx.thresholds.power_reached_share, 0) + " %"},
-         {"window", window(first, last)}}));
+         {"window", window(g.loaded_first_s, g.loaded_last_s)}}));
   }
 }
 
 void throttle_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  static constexpr std::uint64_t kWatched[] = {core::clocks_event::hw_slowdown, core::clocks_event::sw_thermal_slowdown,
-                                               core::clocks_event::hw_thermal_slowdown,
-                                               core::clocks_event::hw_power_brake};
   for (const auto& [gpu, s] : ctx.series) {
-    std::map<std::uint64_t, std::pair<double, double>> time;  // bit -> (seconds, first seen)
-    for (const auto* sample : s.samples) {
-      if (!sample->clocks_event_reasons.known()) continue;
-      for (auto bit : kWatched) {
-        if ((*sample->clocks_event_reasons & bit) == 0) continue;
-        auto [it, inserted] = time.try_emplace(bit, 0.0, sample->t_s);
-        it->second.first += ctx.interval_s;
-      }
-    }
+    const auto& time = s.throttle;
     if (time.empty()) continue;
-    const double span = s.samples.back()->t_s - s.samples.front()->t_s + ctx.interval_s;
+    const double span = s.last_s - s.first_s + ctx.interval_s;
     bool hardware = false;
     std::string parts;
     std::vector<std::pair<std::string, std::string>> evidence;

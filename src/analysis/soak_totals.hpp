@@ -1,10 +1,11 @@
 // The numbers an acceptance spec's burn-in tolerances are written in, totalled over a stored run:
 // time held back by thermal or hardware slowdowns, new uncorrectable ECC errors, Xid events and
-// new NVLink errors. Pure: a stored run in, totals out. Unknown stays unknown (a counter no GPU
-// reported is absent, never 0).
+// new NVLink errors. Pure and streaming: SoakCounter is fed sample by sample (per-GPU counters
+// only, never the series). Unknown stays unknown (a counter no GPU reported is absent, never 0).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -29,6 +30,38 @@ struct SoakTotals {
   std::vector<int> gpus_without_nvlink;
 };
 
+class SoakCounter {
+ public:
+  explicit SoakCounter(double interval_s) : interval_s_(interval_s) {}
+  // Samples in time order; events in any order.
+  void on_sample(const core::TelemetrySample& s);
+  void on_event(const core::TelemetryEvent& e);
+  // `gpus`: the GPUs of the run, for the lists of GPUs that never reported a reading.
+  [[nodiscard]] SoakTotals finish(const std::vector<core::BurninGpu>& gpus) const;
+
+ private:
+  // First and last known value of a cumulative counter.
+  struct Span {
+    std::optional<std::uint64_t> first, last;
+    void add(std::uint64_t v) {
+      if (!first) first = v;
+      last = v;
+    }
+    [[nodiscard]] std::uint64_t delta() const { return first && *last > *first ? *last - *first : 0; }
+  };
+  struct PerGpu {
+    std::size_t known = 0, throttled = 0;
+    Span ecc;
+    std::map<std::pair<int, int>, Span> nvlink;  // (link, counter) -> span
+  };
+  double interval_s_;
+  std::map<int, PerGpu> gpus_;
+  double first_t_ = 0, last_t_ = 0;
+  bool any_ = false;
+  std::uint64_t xid_events_ = 0;
+};
+
+// A whole record at once.
 SoakTotals soak_totals(const core::BurninRecord& record);
 
 }  // namespace gpuvet::analysis

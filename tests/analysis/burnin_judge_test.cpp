@@ -149,5 +149,63 @@ TEST(BurninJudge, SafetyStopFailsTheGpu) {
   EXPECT_TRUE(a.gpus[6].stopped);
 }
 
+// The streaming judge keeps exact distributions: its medians are those of every value, with
+// repeats, in any order of arrival.
+TEST(BurninJudge, StreamedMediansAreExact) {
+  auto r = healthy_burnin(3, 3600, 10);
+  std::vector<double> values;
+  for (auto& s : r.samples) {
+    if (s.gpu != 1) continue;
+    const double v = 700 + static_cast<double>((static_cast<int>(s.t_s) * 7919) % 97) / 4;  // repeats, out of order
+    s.tflops = v;
+    if (s.t_s >= 300) values.push_back(v);
+  }
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  const double expected = n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  EXPECT_DOUBLE_EQ(*judge_burnin(r).gpus[1].median_tflops, expected);
+  r.samples.erase(r.samples.begin());  // the other parity
+  values.erase(values.begin(), values.end());
+  for (const auto& s : r.samples) {
+    if (s.gpu == 1 && s.t_s >= 300) values.push_back(*s.tflops);
+  }
+  std::sort(values.begin(), values.end());
+  const std::size_t m = values.size();
+  const double expected_m = m % 2 ? values[m / 2] : (values[m / 2 - 1] + values[m / 2]) / 2;
+  EXPECT_DOUBLE_EQ(*judge_burnin(r).gpus[1].median_tflops, expected_m);
+}
+
+// The warm-up is 10 % of the longer of the planned and the recorded run: samples that looked
+// steady while the run was young are left out once it turns out longer than planned.
+TEST(BurninJudge, WarmupFollowsARunLongerThanPlanned) {
+  auto r = healthy_burnin(4, 2900, 10);
+  r.run.planned_duration_s = 1000;  // warm-up 100 s by the plan, 290 s by what was recorded
+  edit_samples(r, 2, 290, [](auto& s) { s.tflops = core::Absent{"no load on this GPU (stopped)"}; });
+  const auto a = judge_burnin(r);
+  EXPECT_FALSE(a.gpus[2].median_tflops.known());
+  EXPECT_TRUE(a.gpus[1].median_tflops.known());
+}
+
+// A monitor asks for a verdict now and then: finish() leaves the judge as it was.
+TEST(BurninJudge, FinishCanBeAskedAgainAndFeedingGoesOn) {
+  const auto gallery = burnin_gallery();
+  const auto& entry = gallery[1];  // clock drop at 20 min
+  BurninJudge judge(entry.record.run, entry.record.gpus);
+  std::size_t fed = 0;
+  for (const auto& s : entry.record.samples) {
+    judge.on_sample(s);
+    if (++fed == entry.record.samples.size() / 2) (void)judge.finish(core::BurninStatus::running);
+  }
+  for (const auto& e : entry.record.events) judge.on_event(e);
+  const auto first = judge.finish(core::BurninStatus::completed);
+  const auto again = judge.finish(core::BurninStatus::completed);
+  const auto whole = judge_burnin(entry.record);
+  ASSERT_EQ(first.findings.size(), whole.findings.size());
+  for (std::size_t i = 0; i < whole.findings.size(); ++i) {
+    EXPECT_EQ(first.findings[i].message, whole.findings[i].message);
+    EXPECT_EQ(again.findings[i].message, whole.findings[i].message);
+  }
+}
+
 }  // namespace
 }  // namespace gpuvet::analysis::testing

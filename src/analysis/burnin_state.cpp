@@ -1,0 +1,128 @@
+// Running statistics of the streaming burn-in judge, and the helpers its rules share.
+#include "analysis/burnin_state.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "analysis/rule_support.hpp"
+
+namespace gpuvet::analysis::burnin {
+
+void Histogram::add(double value, double t_s) {
+  auto [it, inserted] = bins_.try_emplace(value);
+  Bin& b = it->second;
+  if (inserted) {
+    b.first_s = b.last_s = t_s;
+  } else {
+    b.first_s = std::min(b.first_s, t_s);
+    b.last_s = std::max(b.last_s, t_s);
+  }
+  ++b.count;
+  ++count_;
+}
+
+// The same median as sorting every value: the middle one, or the mean of the two middle ones.
+std::optional<double> Histogram::median() const {
+  if (count_ == 0) return std::nullopt;
+  const std::size_t mid = count_ / 2;  // index of the upper middle value
+  std::size_t seen = 0;
+  std::optional<double> lower;
+  for (const auto& [value, bin] : bins_) {
+    if (count_ % 2 == 0 && !lower && seen + bin.count >= mid) lower = value;  // holds index mid - 1
+    if (seen + bin.count > mid) return count_ % 2 == 1 ? value : (*lower + value) / 2;
+    seen += bin.count;
+  }
+  return std::nullopt;
+}
+
+std::pair<double, double> Histogram::times_below(double limit) const {
+  double first = -1, last = -1;
+  for (auto it = bins_.begin(); it != bins_.end() && it->first < limit; ++it) {
+    if (first < 0 || it->second.first_s < first) first = it->second.first_s;
+    last = std::max(last, it->second.last_s);
+  }
+  return {first, last};
+}
+
+double Histogram::first_at_or_above(double limit) const {
+  double first = -1;
+  for (auto it = bins_.lower_bound(limit); it != bins_.end(); ++it) {
+    if (first < 0 || it->second.first_s < first) first = it->second.first_s;
+  }
+  return first;
+}
+
+void Growth::add(double t_s, std::uint64_t value) {
+  if (!started) {
+    started = true;
+    first = last = value;
+    from_s = to_s = t_s;
+    return;
+  }
+  if (value > last) {
+    if (first_rise_s < 0) first_rise_s = t_s;
+    last_rise_s = t_s;
+  }
+  last = value;
+  to_s = t_s;
+}
+
+void desync_tick(std::map<int, GpuState>& series, double t_s, std::vector<std::pair<int, double>>& clocks,
+                 const BurninThresholds& thresholds, double interval_s) {
+  if (clocks.size() < 2) return;
+  std::stable_sort(clocks.begin(), clocks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<double> values;
+  values.reserve(clocks.size());
+  for (const auto& c : clocks) values.push_back(c.second);
+  const double mid = clocks.size() == 2 ? std::max(values[0], values[1]) : *median(values);
+  for (const auto& [gpu, clock] : clocks) {
+    Episode& e = series[gpu].desync;
+    if (clock >= mid * (1 - thresholds.clock_desync_share)) {
+      e.run_start = -1;
+      continue;
+    }
+    if (e.run_start < 0 || e.prev < 0 || t_s - e.prev > 1.5 * interval_s) e.run_start = t_s;
+    e.prev = t_s;
+    e.total += interval_s;
+    const double length = t_s - e.run_start + interval_s;
+    if (length >= thresholds.clock_desync_min_s) {
+      if (e.first < 0) {
+        e.first = e.run_start;
+        e.peer_clock = mid;
+      }
+      e.last = t_s;
+      e.longest = std::max(e.longest, length);
+    }
+    e.min_clock = std::min(e.min_clock, clock);
+  }
+}
+
+std::optional<double> median(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  const auto mid = values.size() / 2;
+  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
+  const double upper = values[mid];
+  if (values.size() % 2 == 1) return upper;
+  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
+  return (lower + upper) / 2;
+}
+
+std::string hms(double seconds) {
+  const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+  return fmt::format("{:02}:{:02}:{:02}", total / 3600, (total / 60) % 60, total % 60);
+}
+
+std::string window(double from_s, double to_s) { return hms(from_s) + "-" + hms(to_s); }
+
+std::string format_number(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
+
+core::Finding finding(std::string_view code, core::Severity severity, std::vector<int> gpus, std::string message,
+                      std::vector<std::pair<std::string, std::string>> evidence) {
+  core::Finding f = make_finding(code, severity, std::move(gpus), std::move(message));
+  f.evidence = std::move(evidence);
+  return f;
+}
+
+}  // namespace gpuvet::analysis::burnin
