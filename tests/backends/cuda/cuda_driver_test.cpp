@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "backends/cuda/cublas_library.hpp"
 #include "backends/cuda/cuda_backends.hpp"
 #include "backends/cuda/cuda_driver.hpp"
 #include "backends/cuda/gemm_stress.hpp"
@@ -42,16 +43,6 @@ class FakeDriver {
   FakeDriver(const FakeDriver&) = delete;
   FakeDriver& operator=(const FakeDriver&) = delete;
 };
-
-// The fake's count of primary contexts retained and not released.
-int retained(const char* library) {
-  void* handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
-  if (handle == nullptr) return -1;
-  auto* count = reinterpret_cast<int (*)()>(dlsym(handle, "gpuvet_fake_cuda_retained"));
-  const int n = count != nullptr ? count() : -1;
-  dlclose(handle);
-  return n;
-}
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -104,6 +95,17 @@ TEST(CudaDriver, InitFailureNamesTheDriver) {
   EXPECT_TRUE(contains(opened.error().message, "CUDA_ERROR_NO_DEVICE")) << opened.error().message;
 }
 
+TEST(Cublas, DriverBeforeCuda13GetsCublas12Only) {
+  // cuBLAS 13 cannot initialise on a pre-580 driver: it must not even be tried there.
+  auto lib = cublas::Library::load(12040);
+  if (lib) {
+    EXPECT_EQ((*lib)->name(), "libcublas.so.12");
+  } else {
+    EXPECT_FALSE(contains(lib.error().message, "libcublas.so.13")) << lib.error().message;
+    EXPECT_TRUE(contains(lib.error().message, "libcublas.so.12")) << lib.error().message;
+  }
+}
+
 TEST(CudaVersions, RuntimeVersionsNeverFail) {
   setenv("GPUVET_CUDA_LIBRARY", "/nonexistent/libcuda.so.1", 1);
   setenv("GPUVET_NCCL_LIBRARY", "/nonexistent/libnccl.so.2", 1);
@@ -127,6 +129,16 @@ TEST(CudaVersions, RuntimeVersionsNameAnOldDriver) {
 }
 
 #ifdef GPUVET_HAVE_CUDA
+
+// The fake's count of primary contexts retained and not released.
+int retained(const char* library) {
+  void* handle = dlopen(library, RTLD_NOW | RTLD_NOLOAD);
+  if (handle == nullptr) return -1;
+  auto* count = reinterpret_cast<int (*)()>(dlsym(handle, "gpuvet_fake_cuda_retained"));
+  const int n = count != nullptr ? count() : -1;
+  dlclose(handle);
+  return n;
+}
 
 TEST(EmbeddedKernels, FatbinHoldsSassForEveryListedArchitectureAndPtx) {
   const auto images = list_fatbin(embedded_fatbin(), embedded_fatbin_size());
