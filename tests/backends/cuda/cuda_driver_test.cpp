@@ -54,6 +54,13 @@ TEST(CudaDriver, MissingLibraryIsAnEnvironmentErrorNamingIt) {
   EXPECT_TRUE(contains(loaded.error().message, "CUDA driver unavailable")) << loaded.error().message;
 }
 
+TEST(CudaDriver, LibraryWithoutTheDriverApiNamesTheFirstMissingSymbol) {
+  auto loaded = Driver::load(GPUVET_FAKE_NVML_FULL);  // a real shared library, but not a CUDA driver
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().kind, core::ErrorKind::environment);
+  EXPECT_TRUE(contains(loaded.error().message, "CUDA driver symbol cuInit not exported by")) << loaded.error().message;
+}
+
 TEST(CudaDriver, ReadsTheVersionWithoutInitialising) {
   auto loaded = Driver::load(GPUVET_FAKE_CUDA_NEW);
   ASSERT_TRUE(loaded) << loaded.error().message;
