@@ -3,6 +3,8 @@
 // compares all GPUs with half as many. Attribution names the GPU or link the slow sets share.
 #include "accept/collective_stage.hpp"
 
+#include "accept/promised_envelope.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -237,12 +239,15 @@ class CollectivesStage final : public Stage {
       return;
     }
     const auto& sets = sets_it->at(size);
-    decide_busbw(c, sets, floor->gbps, sets_of(size, gpus, quick).size(), op_it->second.attribution, stopped);
+    decide_busbw(c, sets, floor->gbps, promised_busbw(ctx.spec, ctx.catalog, floor->op, size), sets_of(size, gpus, quick).size(),
+                 op_it->second.attribution, stopped);
   }
 
-  // `planned`: how many sets of this size the stage meant to measure.
-  static void decide_busbw(ClauseResult& c, const std::vector<SetResult>& sets, const spec::Floor& floor, std::size_t planned,
-                           const std::vector<core::Finding>& attribution, const std::string& stopped) {
+  // `planned`: how many sets of this size the stage meant to measure. `promised`: the busbw the
+  // spec's machine delivers, the target of an `auto` clause when known.
+  static void decide_busbw(ClauseResult& c, const std::vector<SetResult>& sets, const spec::Floor& floor,
+                           const PromisedEnvelope& promised, std::size_t planned, const std::vector<core::Finding>& attribution,
+                           const std::string& stopped) {
     const SetResult* lowest = nullptr;
     std::vector<std::string> failures;
     bool hung = false;
@@ -267,6 +272,17 @@ class CollectivesStage final : public Stage {
       if (floor) {
         c.target = *floor;
         if (*c.measured < *floor) failures.push_back(fmt::format("{:.1f} GB/s on GPUs {} is below the floor of {:g} GB/s", *c.measured, list(lowest->gpus), *floor));
+      } else if (promised.gbps) {
+        c.target = *promised.gbps;
+        c.observed += fmt::format("; promised {:.0f} GB/s", *c.target);
+        if (*c.measured < *promised.gbps * kPromisedBusbwFailShare) {
+          failures.push_back(fmt::format(
+              "{:.1f} GB/s on GPUs {} is below {:.0f} % of the {:.0f} GB/s the promised machine delivers ({}){}", *c.measured,
+              list(lowest->gpus), kPromisedBusbwFailShare * 100, *promised.gbps, promised.basis,
+              lowest->summary.expected_busbw_gbps
+                  ? fmt::format("; this machine's own envelope is {:.0f} GB/s", *lowest->summary.expected_busbw_gbps)
+                  : std::string()));
+        }
       } else if (lowest->summary.expected_busbw_gbps) {
         c.target = *lowest->summary.expected_busbw_gbps;
         c.observed += fmt::format("; envelope {:.0f} GB/s", *c.target);
@@ -282,7 +298,7 @@ class CollectivesStage final : public Stage {
         blamed.push_back(f.message);
       }
       failures.insert(failures.begin(), blamed.begin(), blamed.end());
-    } else if (!lowest || (!floor && !lowest->summary.expected_busbw_gbps)) {
+    } else if (!lowest || (!floor && !promised.gbps && !lowest->summary.expected_busbw_gbps)) {
       c.reason = !lowest ? "no busbw was measured"
                          : "no envelope for this machine: " + lowest->summary.expected_basis + " (state a floor in GB/s)";
       return;

@@ -3,6 +3,8 @@
 // produced nothing leaves its clause not run, so the verdict cannot pass on it.
 #include "accept/copy_stages.hpp"
 
+#include "accept/promised_envelope.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,8 +59,10 @@ HeatmapData heatmap(const core::BandwidthMatrix& mx, const core::Assessment& a) 
   return h;
 }
 
-void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& floor, const core::Assessment& a,
-            std::initializer_list<const char*> codes, const std::string& what) {
+// `promised`: what the spec's machine delivers on this path, the target of an `auto` clause when
+// known (the delivered machine's own envelope otherwise).
+void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& floor, const PromisedEnvelope& promised,
+            const core::Assessment& a, std::initializer_list<const char*> codes, const std::string& what) {
   if (spread.cells == 0) {
     c.status = ClauseStatus::not_run;
     c.reason = "no " + what + " measurement succeeded";
@@ -75,9 +79,17 @@ void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& 
     if (floor && f.code == "p2p_unavailable" && f.severity != core::Severity::info) failures.push_back(f.message);
   }
   if (!floor) {
-    // `auto`: the envelope of the lowest cell's testcase is the target the comparison uses.
+    // `auto`: the promised machine's envelope when the spec fixes it, else the envelope of the
+    // lowest cell's testcase on this machine.
+    std::optional<double> own;
     for (const auto& b : a.bandwidth) {
-      if (b.testcase == spread.testcase && b.expected_gbps) c.target = *b.expected_gbps;
+      if (b.testcase == spread.testcase && b.expected_gbps) own = *b.expected_gbps;
+    }
+    c.target = promised.gbps ? std::optional<double>(*promised.gbps) : own;
+    if (promised.gbps && spread.min < *promised.gbps * kPromisedCopyFailShare) {
+      failures.push_back(fmt::format("{:.1f} GB/s is below {:.0f} % of the {:.1f} GB/s the promised machine delivers ({}){}",
+                                     spread.min, kPromisedCopyFailShare * 100, *promised.gbps, promised.basis,
+                                     own ? fmt::format("; this machine's own envelope is {:.1f} GB/s", *own) : ""));
     }
   }
   if (floor) {
@@ -120,11 +132,12 @@ class BandwidthStage final : public Stage {
     }
     for (auto& c : clauses) {
       if (c.id == "bandwidth.h2d") {
-        decide(c, lowest(runs, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), ctx.spec.h2d_gbps->value, judged[0],
+        decide(c, lowest(runs, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), ctx.spec.h2d_gbps->value,
+               promised_host_copy(ctx.spec, ctx.catalog), judged[0],
                {"bandwidth_below_expected", "host_copy_far_numa_faster"}, "host<->device");
       } else if (c.id == "bandwidth.p2p") {
         decide(c, lowest(runs, {"device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce"}), ctx.spec.p2p_gbps->value,
-               judged[1], {"bandwidth_below_expected", "p2p_unavailable"}, "peer copy");
+               promised_peer_copy(ctx.spec, ctx.catalog), judged[1], {"bandwidth_below_expected", "p2p_unavailable"}, "peer copy");
       }
     }
     for (const auto& run : runs) {
