@@ -56,7 +56,9 @@ inline constexpr unsigned kMemHostRegisterPortable = 0x1;  // CU_MEMHOSTREGISTER
 inline constexpr unsigned kMemHostRegisterDeviceMap = 0x2;
 
 // X(member, C signature, required, exported names to try in order...)
-// Required symbols exist in every driver since CUDA 12.0; optional ones fall back (see users).
+// Every entry is required today: each exists in all drivers since CUDA 12.0 under one of its
+// names (the versioned name cuda.h 13 uses first, the older one as fallback). An optional entry
+// would be left null when missing, and its users would have to say what then cannot be measured.
 #define GPUVET_CUDA_DRIVER_SYMBOLS(X)                                                                               \
   X(init, CUresult(unsigned), true, "cuInit")                                                                       \
   X(driver_get_version, CUresult(int*), true, "cuDriverGetVersion")                                                 \
@@ -66,7 +68,6 @@ inline constexpr unsigned kMemHostRegisterDeviceMap = 0x2;
   X(device_get, CUresult(CUdevice*, int), true, "cuDeviceGet")                                                      \
   X(device_get_name, CUresult(char*, int, CUdevice), true, "cuDeviceGetName")                                       \
   X(device_get_attribute, CUresult(int*, CUdevice_attribute, CUdevice), true, "cuDeviceGetAttribute")               \
-  X(device_get_pci_bus_id, CUresult(char*, int, CUdevice), true, "cuDeviceGetPCIBusId")                             \
   X(device_can_access_peer, CUresult(int*, CUdevice, CUdevice), true, "cuDeviceCanAccessPeer")                      \
   X(primary_ctx_retain, CUresult(CUcontext*, CUdevice), true, "cuDevicePrimaryCtxRetain")                           \
   X(primary_ctx_release, CUresult(CUdevice), true, "cuDevicePrimaryCtxRelease_v2", "cuDevicePrimaryCtxRelease")     \
@@ -84,7 +85,6 @@ inline constexpr unsigned kMemHostRegisterDeviceMap = 0x2;
   X(mem_host_get_device_pointer, CUresult(CUdeviceptr*, void*, unsigned), true, "cuMemHostGetDevicePointer_v2")     \
   X(memset_d8, CUresult(CUdeviceptr, unsigned char, std::size_t), true, "cuMemsetD8_v2")                            \
   X(memset_d8_async, CUresult(CUdeviceptr, unsigned char, std::size_t, CUstream), true, "cuMemsetD8Async")          \
-  X(memcpy, CUresult(CUdeviceptr, CUdeviceptr, std::size_t), true, "cuMemcpy")                                      \
   X(memcpy_async, CUresult(CUdeviceptr, CUdeviceptr, std::size_t, CUstream), true, "cuMemcpyAsync")                 \
   X(memcpy_peer_async, CUresult(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, std::size_t, CUstream), true,       \
     "cuMemcpyPeerAsync")                                                                                            \
