@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "bundle/sha256.hpp"
+#include "bundle/signature.hpp"
 
 namespace gpuvet::bundle {
 
@@ -144,7 +145,7 @@ core::Result<Digests> digest_directory(const fs::path& dir) {
     if (!fs::is_regular_file(status)) {
       return core::input_error(fmt::format("{}: {} is not a regular file (links are not allowed in a bundle)", dir.string(), rel));
     }
-    if (rel == kManifestName) continue;
+    if (rel == kManifestName || rel == kSignatureName) continue;  // the seal itself, and its signature
     auto digest = sha256_file(entry.path());
     if (!digest) return digest.error();
     out[rel] = std::move(digest).value();

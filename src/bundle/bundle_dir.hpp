@@ -24,7 +24,8 @@ core::Result<std::string> read_file(const std::filesystem::path& dir, const std:
 // -shm and -journal files.
 core::Result<std::string> fresh_file(const std::filesystem::path& dir, const std::string& name);
 
-// SHA-256 of every regular file under dir (relative paths, '/'-separated), MANIFEST excluded.
+// SHA-256 of every regular file under dir (relative paths, '/'-separated), MANIFEST and
+// MANIFEST.sig excluded.
 // Anything that is not a regular file or directory (a symlink, a device) is an error.
 core::Result<Digests> digest_directory(const std::filesystem::path& dir);
 // Writes dir/MANIFEST over everything digest_directory() finds.

@@ -10,6 +10,7 @@
 #include "bundle/evidence_bundle.hpp"
 #include "bundle/manifest.hpp"
 #include "bundle/sha256.hpp"
+#include "bundle/signature.hpp"
 
 namespace gpuvet::bundle {
 
@@ -17,9 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::array<std::string_view, 9> kEvidenceFiles = {
-    "machine.json", "topology.txt", "spec.yaml", "versions.json", "report.json",
-    "report.md",    "junit.xml",    "report.html", kManifestName};
+constexpr std::array<std::string_view, 10> kEvidenceFiles = {
+    "machine.json", "topology.txt", "spec.yaml",   "versions.json", "report.json",
+    "report.md",    "junit.xml",    "report.html", kManifestName,   kSignatureName};
 
 bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 bool ends_with(std::string_view s, std::string_view suffix) {
@@ -144,7 +145,7 @@ core::Result<bool> seal_bundle(const fs::path& dir) {
   Digests digests;
   std::error_code ec;
   for (const auto& name : entries_of(dir, ec)) {
-    if (!is_bundle_file(name) || ends_with(name, ".tmp") || name == kManifestName) continue;
+    if (!is_bundle_file(name) || ends_with(name, ".tmp") || name == kManifestName || name == kSignatureName) continue;
     const auto status = fs::symlink_status(dir / name, ec);
     if (!fs::is_regular_file(status)) continue;
     auto digest = sha256_file(dir / name);  // streamed: the telemetry database may be large

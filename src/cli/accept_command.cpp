@@ -2,6 +2,7 @@
 // against the contract. Quick gates first, measuring stages after, burn-in last; live progress
 // per stage on stderr; the verdict (pass/fail/incomplete) on stdout and in the evidence bundle.
 #include <chrono>
+#include <filesystem>
 #include <ctime>
 #include <ostream>
 
@@ -27,6 +28,7 @@
 #include "bundle/bundle_dir.hpp"
 #include "bundle/evidence_bundle.hpp"
 #include "bundle/out_dir.hpp"
+#include "bundle/signature.hpp"
 #include "bundle/sha256.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
@@ -47,6 +49,7 @@ struct AcceptOptions {
   std::string sim_profile;
   std::vector<std::string> faults;
   std::string sysfs_root = "/";
+  std::string sign_key;  // Ed25519 private key: MANIFEST.sig in the bundle
 };
 
 std::string utc_now() {
@@ -261,7 +264,27 @@ std::string summary_text(const accept::AcceptReport& r, const std::string& out_d
   return out;
 }
 
+// Seals what the run wrote, signs the MANIFEST with --sign (an earlier signature that no longer
+// matches is removed), and returns the bundle digest to print.
+core::Result<std::string> finish_bundle(const AcceptOptions& o, const bundle::Evidence& evidence) {
+  auto written = bundle::write_evidence(o.out_dir, evidence);
+  if (!written) return written.error();
+  if (!o.sign_key.empty()) {
+    auto signed_ok = bundle::sign_manifest(o.out_dir, o.sign_key);
+    if (!signed_ok) return signed_ok.error();
+  } else {
+    std::error_code ec;
+    std::filesystem::remove(std::filesystem::path(o.out_dir) / bundle::kSignatureName, ec);
+  }
+  return bundle::bundle_digest(o.out_dir);
+}
+
 core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams) {
+  if (!o.sign_key.empty()) {
+    if (o.out_dir.empty()) return core::usage_error("--sign needs --out DIR: it signs the bundle's MANIFEST");
+    auto key = bundle::check_signing_key(o.sign_key);
+    if (!key) return key.error();
+  }
   auto spec_text = platform::read_user_file(o.spec_file);
   if (!spec_text) return spec_text.error();
   auto spec = spec::parse_spec(*spec_text, o.spec_file, catalog::gpu_catalog());
@@ -326,11 +349,17 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   report.other_findings = accept::findings_outside(assessment.findings, report.stages);
   report.finished_utc = utc_now();
 
+  std::string digest;
   if (!o.out_dir.empty()) {
-    auto written = bundle::write_evidence(o.out_dir, {report, *machine, assessment, *spec_text});
-    if (!written) return written.error();
+    auto finished = finish_bundle(o, {report, *machine, assessment, *spec_text});
+    if (!finished) return finished.error();
+    digest = std::move(finished).value();
   }
   streams.out << summary_text(report, o.out_dir);
+  if (!digest.empty()) {
+    streams.out << fmt::format("Bundle digest (SHA-256 of its MANIFEST): {}{}\n", digest,
+                               o.sign_key.empty() ? "" : "; signed (MANIFEST.sig)");
+  }
   return core::exit_code_for(report.verdict);
 }
 
@@ -348,6 +377,7 @@ void add_accept_command(CLI::App& app, Action& action) {
   cmd->add_option("--sim", o->sim_profile, "Run against a built-in simulated machine (see `gpuvet sim list`)");
   cmd->add_option("--fault", o->faults, "Fault overlay on the simulated machine (repeatable)");
   cmd->add_option("--sysfs-root", o->sysfs_root, "Read sysfs under this root instead of /");
+  cmd->add_option("--sign", o->sign_key, "Sign the bundle's MANIFEST with this Ed25519 private key (`gpuvet keygen`)");
   cmd->callback([o, &action] { action = [o](Streams& s) { return run_accept(*o, s); }; });
 }
 

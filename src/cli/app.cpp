@@ -90,6 +90,7 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   add_verify_command(app, action);
   add_compare_command(app, action);
   add_plan_command(app, action);
+  add_keygen_command(app, action);
 
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {

@@ -27,5 +27,6 @@ void add_accept_command(CLI::App& app, Action& action);
 void add_verify_command(CLI::App& app, Action& action);
 void add_compare_command(CLI::App& app, Action& action);
 void add_plan_command(CLI::App& app, Action& action);
+void add_keygen_command(CLI::App& app, Action& action);
 
 }  // namespace gpuvet::cli

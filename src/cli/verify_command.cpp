@@ -1,22 +1,52 @@
-// gpuvet verify DIR: is the evidence bundle exactly as `gpuvet accept` wrote it? Recomputes the
-// SHA-256 of every file and compares with the MANIFEST: changed, missing and added files.
+// gpuvet verify DIR [--key PUB]: is the evidence bundle exactly as `gpuvet accept` wrote it?
+// Recomputes the SHA-256 of every file and compares with the MANIFEST (changed, missing and added
+// files); with --key, checks the MANIFEST's Ed25519 signature too.
+#include <filesystem>
 #include <ostream>
 
 #include <fmt/format.h>
 
 #include "bundle/bundle_dir.hpp"
+#include "bundle/signature.hpp"
 #include "cli/commands.hpp"
 
 namespace gpuvet::cli {
 
 namespace {
 
-core::Result<core::ExitCode> run_verify(const std::string& dir, Streams& streams) {
+// With a public key: the MANIFEST must carry a valid signature by its private key.
+core::Result<core::ExitCode> check_signature(const std::string& dir, const std::string& key, Streams& streams) {
+  std::error_code ec;
+  if (key.empty()) {
+    if (std::filesystem::exists(std::filesystem::path(dir) / bundle::kSignatureName, ec)) {
+      streams.out << fmt::format("{}: signed; the signature was not checked (pass --key PUBLIC_KEY)\n", dir);
+    }
+    return core::ExitCode::pass;
+  }
+  auto check = bundle::check_manifest_signature(dir, key);
+  if (!check) return check.error();
+  switch (*check) {
+    case bundle::SignatureCheck::valid:
+      streams.out << fmt::format("{}: signature valid ({} signed this MANIFEST)\n", dir, key);
+      return core::ExitCode::pass;
+    case bundle::SignatureCheck::invalid:
+      streams.out << fmt::format("{}: SIGNATURE INVALID: the MANIFEST was not signed by the key in {}, or changed since\n", dir, key);
+      return core::ExitCode::fail;
+    case bundle::SignatureCheck::unsigned_bundle:
+      streams.out << fmt::format("{}: NOT SIGNED: no {} (accept --sign KEY writes it)\n", dir, bundle::kSignatureName);
+      return core::ExitCode::fail;
+  }
+  return core::ExitCode::fail;
+}
+
+core::Result<core::ExitCode> run_verify(const std::string& dir, const std::string& key, Streams& streams) {
   auto result = bundle::verify_directory(dir);  // each file read once, as a stream
   if (!result) return result.error();
   if (result->intact()) {
-    streams.out << fmt::format("{}: intact ({} files match the MANIFEST)\n", dir, result->files);
-    return core::ExitCode::pass;
+    auto digest = bundle::bundle_digest(dir);
+    streams.out << fmt::format("{}: intact ({} files match the MANIFEST; bundle digest {})\n", dir, result->files,
+                               digest ? *digest : "n/a");
+    return check_signature(dir, key, streams);
   }
   streams.out << fmt::format("{}: TAMPERED: the bundle differs from its MANIFEST\n", dir);
   for (const auto& p : result->changed) streams.out << "  changed  " << p << "\n";
@@ -29,9 +59,11 @@ core::Result<core::ExitCode> run_verify(const std::string& dir, Streams& streams
 
 void add_verify_command(CLI::App& app, Action& action) {
   auto dir = std::make_shared<std::string>();
+  auto key = std::make_shared<std::string>();
   auto* cmd = app.add_subcommand("verify", "Check an evidence bundle against its MANIFEST (exit 1 when tampered)");
   cmd->add_option("DIR", *dir, "The bundle directory written by `gpuvet accept --out DIR`")->required();
-  cmd->callback([dir, &action] { action = [dir](Streams& s) { return run_verify(*dir, s); }; });
+  cmd->add_option("--key", *key, "Public key (KEY.pub from `gpuvet keygen`): the MANIFEST must be signed by its private key");
+  cmd->callback([dir, key, &action] { action = [dir, key](Streams& s) { return run_verify(*dir, *key, s); }; });
 }
 
 }  // namespace gpuvet::cli
