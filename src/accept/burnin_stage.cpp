@@ -8,7 +8,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
+#include <cmath>
 #include <map>
+#include <memory>
 
 #include "accept/clauses.hpp"
 #include "analysis/burnin_judge.hpp"
@@ -26,50 +29,81 @@ bool decided_by_tolerance(const std::string& code) {
   return code == "throttle_reasons" || code == "ecc_errors_new" || code == "xid_event" || code == "nvlink_errors_growing";
 }
 
-std::vector<SeriesData> series_of(const core::BurninRecord& record) {
+// The charts, from the store's per-minute rollups (never the samples): at most kSeriesPoints
+// points per GPU and chart, consecutive minutes averaged when the run is longer.
+core::Result<std::vector<SeriesData>> series_of(telemetry::TelemetryStore& store, const core::BurninRecord& header) {
   struct Chart {
     const char* title;
     const char* unit;
-    core::Reading<double> core::TelemetrySample::*member;
+    std::optional<double> telemetry::MinuteRollup::*member;
   };
-  static constexpr Chart kCharts[] = {{"GEMM throughput per GPU", "TFLOP/s", &core::TelemetrySample::tflops},
-                                      {"GPU temperature", "°C", &core::TelemetrySample::gpu_temp_c},
-                                      {"SM clock", "MHz", &core::TelemetrySample::sm_clock_mhz},
-                                      {"Board power", "W", &core::TelemetrySample::power_w}};
-  std::map<int, std::vector<const core::TelemetrySample*>> by_gpu;
-  for (const auto& s : record.samples) by_gpu[s.gpu].push_back(&s);
+  static constexpr Chart kCharts[] = {{"GEMM throughput per GPU", "TFLOP/s", &telemetry::MinuteRollup::tflops},
+                                      {"GPU temperature", "°C", &telemetry::MinuteRollup::gpu_temp_c},
+                                      {"SM clock", "MHz", &telemetry::MinuteRollup::sm_clock_mhz},
+                                      {"Board power", "W", &telemetry::MinuteRollup::power_w}};
+  constexpr std::size_t kChartCount = std::size(kCharts);
+  const double interval = header.run.interval_s;
+  const auto minutes = static_cast<std::size_t>(std::ceil(std::max(header.run.planned_duration_s, 60.0) / 60)) + 1;
+  const std::size_t per_point = std::max<std::size_t>(1, (minutes + kSeriesPoints - 1) / kSeriesPoints);
 
+  // Per GPU and chart: the sum of the means and time of the minutes in the open bucket.
+  struct Bucket {
+    std::int64_t index = -1;
+    std::array<double, kChartCount> sum{}, t_sum{};
+    std::array<std::size_t, kChartCount> n{};
+  };
+  std::map<int, std::array<std::vector<std::pair<double, double>>, kChartCount>> points;
+  std::map<int, Bucket> open;
+  std::vector<std::pair<double, double>> spans;  // throttled periods, any GPU (merged below)
+  const auto close = [&](int gpu, Bucket& b) {
+    for (std::size_t c = 0; c < kChartCount; ++c) {
+      if (b.n[c] > 0) points[gpu][c].emplace_back(b.t_sum[c] / static_cast<double>(b.n[c]), b.sum[c] / static_cast<double>(b.n[c]));
+    }
+    b = Bucket{};
+  };
+  auto e = store.for_each_rollup([&](const telemetry::MinuteRollup& r) {
+    points[r.gpu];
+    Bucket& b = open[r.gpu];
+    const auto index = r.minute / static_cast<std::int64_t>(per_point);
+    if (b.index != index) {
+      if (b.index >= 0) close(r.gpu, b);
+      b.index = index;
+    }
+    for (std::size_t c = 0; c < kChartCount; ++c) {
+      const auto& v = r.*(kCharts[c].member);
+      if (!v) continue;
+      b.sum[c] += *v;
+      b.t_sum[c] += r.t_s;
+      ++b.n[c];
+    }
+    if (r.throttled > 0 && r.throttled_from_s && r.throttled_to_s) spans.emplace_back(*r.throttled_from_s, *r.throttled_to_s + interval);
+  });
+  if (e) return *e;
+  for (auto& [gpu, b] : open) {
+    if (b.index >= 0) close(gpu, b);
+  }
   // Throttled periods (any GPU, thermal or hardware slowdown) and the events, on every chart.
-  constexpr std::uint64_t kThrottle = core::clocks_event::hw_slowdown | core::clocks_event::sw_thermal_slowdown |
-                                      core::clocks_event::hw_thermal_slowdown | core::clocks_event::hw_power_brake;
-  std::vector<std::pair<double, double>> spans;
-  for (const auto& s : record.samples) {
-    if (!s.clocks_event_reasons.known() || (*s.clocks_event_reasons & kThrottle) == 0) continue;
-    const double end = s.t_s + record.run.interval_s;
-    if (!spans.empty() && s.t_s <= spans.back().second + record.run.interval_s) {
-      spans.back().second = std::max(spans.back().second, end);
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& [from, to] : spans) {
+    if (!merged.empty() && from <= merged.back().second + interval) {
+      merged.back().second = std::max(merged.back().second, to);
     } else {
-      spans.emplace_back(s.t_s, end);
+      merged.emplace_back(from, to);
     }
   }
   std::vector<std::pair<double, std::string>> events;
-  for (const auto& e : record.events) {
-    events.emplace_back(e.t_s, e.kind == core::TelemetryEventKind::xid ? fmt::format("Xid {} GPU {}", e.code, e.gpu)
-                                                                        : fmt::format("{} GPU {}", core::to_string(e.kind), e.gpu));
+  for (const auto& ev : header.events) {
+    events.emplace_back(ev.t_s, ev.kind == core::TelemetryEventKind::xid ? fmt::format("Xid {} GPU {}", ev.code, ev.gpu)
+                                                                          : fmt::format("{} GPU {}", core::to_string(ev.kind), ev.gpu));
   }
 
   std::vector<SeriesData> out;
-  for (const auto& chart : kCharts) {
-    SeriesData d{chart.title, chart.unit, {}, {}, spans, events};
-    for (const auto& [gpu, samples] : by_gpu) {
-      std::vector<std::pair<double, double>> points;
-      const std::size_t step = std::max<std::size_t>(1, samples.size() / kSeriesPoints);
-      for (std::size_t i = 0; i < samples.size(); i += step) {
-        const auto& v = samples[i]->*chart.member;
-        if (v.known()) points.emplace_back(samples[i]->t_s, *v);
-      }
+  for (std::size_t c = 0; c < kChartCount; ++c) {
+    SeriesData d{kCharts[c].title, kCharts[c].unit, {}, {}, merged, events};
+    for (auto& [gpu, charts] : points) {
       d.names.push_back(fmt::format("GPU {}", gpu));
-      d.points.push_back(std::move(points));
+      d.points.push_back(std::move(charts[c]));
     }
     out.push_back(std::move(d));
   }
@@ -107,17 +141,33 @@ class BurninStage final : public Stage {
     auto outcome = probes::run_burnin(plan, *setup_.telemetry, *setup_.stress, *store.value(), *setup_.clock, setup_.observer,
                                       setup_.cancel);
     if (!outcome) return error(std::move(record), outcome.error());
-    auto stored = store.value()->read_back();
+    // One streaming pass over what the store holds: the judge and the spec's totals.
+    std::unique_ptr<analysis::BurninJudge> judge;
+    analysis::SoakCounter soak(plan.interval_s);
+    auto stored = store.value()->read_back(
+        [&](const core::BurninRecord& header) {
+          judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus);
+          for (const auto& e : header.events) {
+            judge->on_event(e);
+            soak.on_event(e);
+          }
+        },
+        [&](const core::TelemetrySample& s) {
+          judge->on_sample(s);
+          soak.on_sample(s);
+        });
     if (!stored) return error(std::move(record), stored.error());
-
-    const auto judged = analysis::judge_burnin(*stored);
+    const auto judged = judge->finish(stored->run.status);
+    const auto totals = soak.finish(stored->gpus);
     record.findings = judged.findings;
-    record.series = series_of(*stored);
+    auto series = series_of(*store.value(), *stored);
+    if (!series) return error(std::move(record), series.error());
+    record.series = std::move(series).value();
     // A machine whose GPUs have NVLink ports must report their error counters.
     const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {
       return g.nvlinks && !g.nvlinks->empty();
     });
-    for (auto& c : record.clauses) decide(c, limits, *stored, judged, *outcome, *path, has_nvlink);
+    for (auto& c : record.clauses) decide(c, limits, *stored, judged, totals, *outcome, *path, has_nvlink);
     // An interrupted soak is not a finished stage: a resumed accept runs it again (the database of
     // this attempt stays in the bundle).
     const bool interrupted = outcome->status == core::BurninStatus::interrupted;
@@ -134,10 +184,9 @@ class BurninStage final : public Stage {
   }
 
   static void decide(ClauseResult& c, const spec::BurninLimits& limits, const core::BurninRecord& stored,
-                     const core::BurninAssessment& judged, const probes::BurninOutcome& outcome, const std::string& db,
-                     bool has_nvlink) {
+                     const core::BurninAssessment& judged, const analysis::SoakTotals& totals,
+                     const probes::BurninOutcome& outcome, const std::string& db, bool has_nvlink) {
     if (c.id != "burnin") return;
-    const auto totals = analysis::soak_totals(stored);
     c.unit = "h";
     c.target = limits.duration_s / 3600;
     c.measured = totals.recorded_s / 3600;

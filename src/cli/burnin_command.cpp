@@ -111,11 +111,13 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   if (!outcome) return outcome.error().with_context("burn-in");
 
   // The report is rebuilt from what the database holds, exactly as `gpuvet report --db` does.
-  auto record = store.value()->read_back();
-  if (!record) return record.error();
   analysis::BurninThresholds thresholds;
   thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
-  return render_burnin(db_path, "burnin", *record, thresholds, options.json, streams);
+  telemetry::TelemetryStore& stored = *store.value();
+  const auto read = [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
+    return stored.read_back(on_header, on_sample);
+  };
+  return render_burnin(db_path, "burnin", read, thresholds, options.json, streams);
 }
 
 }  // namespace

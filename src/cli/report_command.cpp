@@ -1,6 +1,7 @@
 // gpuvet report --db FILE: rebuilds a burn-in report from its database alone (a finished run, an
 // interrupted one, or one killed mid-run), and the shared burn-in output tail.
 #include <cmath>
+#include <memory>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -13,9 +14,18 @@
 
 namespace gpuvet::cli {
 
-core::ExitCode render_burnin(const std::string& database, const std::string& command, const core::BurninRecord& record,
-                             const analysis::BurninThresholds& thresholds, bool json, Streams& streams) {
-  const auto assessment = analysis::judge_burnin(record, thresholds);
+core::Result<core::ExitCode> render_burnin(const std::string& database, const std::string& command, const BurninRead& read,
+                                           const analysis::BurninThresholds& thresholds, bool json, Streams& streams) {
+  std::unique_ptr<analysis::BurninJudge> judge;
+  auto stored = read(
+      [&](const core::BurninRecord& header) {
+        judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus, thresholds);
+        for (const auto& e : header.events) judge->on_event(e);
+      },
+      [&](const core::TelemetrySample& s) { judge->on_sample(s); });
+  if (!stored) return stored.error();
+  const core::BurninRecord& record = *stored;
+  const auto assessment = judge->finish(record.run.status);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::BurninReport report{command, database, record, assessment, verdict};
   streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.out_is_terminal));
@@ -40,11 +50,12 @@ struct ReportOptions {
 };
 
 core::Result<core::ExitCode> run_report(const ReportOptions& options, Streams& streams) {
-  auto record = telemetry::load_burnin(options.db);
-  if (!record) return record.error();
   analysis::BurninThresholds thresholds;
   thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
-  return render_burnin(options.db, "report", *record, thresholds, options.json, streams);
+  const auto read = [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
+    return telemetry::read_burnin(options.db, on_header, on_sample);
+  };
+  return render_burnin(options.db, "report", read, thresholds, options.json, streams);
 }
 
 }  // namespace

@@ -36,7 +36,8 @@ core::Result<std::unique_ptr<Database>> Database::open(const std::string& path, 
     flags |= SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
   }
   sqlite3* db = nullptr;
-  const int rc = sqlite3_open_v2(target.c_str(), &db, flags, nullptr);
+  // "" is SQLite's private temporary on-disk database (cached in memory up to the page cache size).
+  const int rc = sqlite3_open_v2(memory ? "" : target.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
     sqlite3_close(db);
@@ -81,6 +82,9 @@ void Statement::bind(int index, const std::string& value) {
   sqlite3_bind_text(stmt_, index, value.data(), static_cast<int>(value.size()), SQLITE_TRANSIENT);
 }
 void Statement::bind_null(int index) { sqlite3_bind_null(stmt_, index); }
+void Statement::bind_blob(int index, const std::string& bytes) {
+  sqlite3_bind_blob(stmt_, index, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);
+}
 
 core::Result<bool> Statement::step() {
   const int rc = sqlite3_step(stmt_);
@@ -107,6 +111,11 @@ std::int64_t Statement::get_int(int column) const { return sqlite3_column_int64(
 std::string Statement::get_text(int column) const {
   const auto* text = sqlite3_column_text(stmt_, column);
   return text ? std::string(reinterpret_cast<const char*>(text)) : std::string();
+}
+std::pair<const unsigned char*, std::size_t> Statement::get_blob(int column) const {
+  const auto* bytes = static_cast<const unsigned char*>(sqlite3_column_blob(stmt_, column));
+  const int size = sqlite3_column_bytes(stmt_, column);
+  return {bytes, bytes ? static_cast<std::size_t>(size) : 0};
 }
 std::optional<double> Statement::opt_double(int column) const {
   if (is_null(column)) return std::nullopt;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "core/error.hpp"
 #include "telemetry/db_file.hpp"
@@ -20,7 +21,8 @@ class Statement;
 class Database {
  public:
   enum class Mode { create, read_write, read_only };
-  // Opens `path` (":memory:" for a private in-memory database).
+  // Opens `path`. ":memory:" is a private temporary database: SQLite keeps it in its page cache
+  // and spills to a temporary file it deletes on close, so a long run's memory stays bounded.
   // - create: makes the file exclusively (db_file.hpp); fails when it exists already.
   // - read_only: for evidence: never changes a byte beside `path`, never adds or removes a file
   //   there (no checkpoint, no -shm). Without a -wal/-journal the file is opened immutable; with
@@ -58,6 +60,7 @@ class Statement {
   void bind(int index, std::int64_t value);
   void bind(int index, const std::string& value);
   void bind_null(int index);
+  void bind_blob(int index, const std::string& bytes);
   template <class T>
   void bind_optional(int index, const std::optional<T>& value) {
     if (value) {
@@ -76,6 +79,8 @@ class Statement {
   [[nodiscard]] double get_double(int column) const;
   [[nodiscard]] std::int64_t get_int(int column) const;
   [[nodiscard]] std::string get_text(int column) const;
+  // The bytes of a BLOB (or TEXT) column, valid until the next step or reset.
+  [[nodiscard]] std::pair<const unsigned char*, std::size_t> get_blob(int column) const;
   [[nodiscard]] std::optional<double> opt_double(int column) const;
   [[nodiscard]] std::optional<std::int64_t> opt_int(int column) const;
   [[nodiscard]] std::optional<std::string> opt_text(int column) const;

@@ -1,5 +1,7 @@
-// Reads a burn-in database back into a BurninRecord: NULLs become absences with the reason the
-// writer recorded (unsupported once per GPU, or a read failure at that tick).
+// Reads a burn-in database back in one pass: the run, GPUs and events into a BurninRecord, and
+// each sample decoded from its tick row and handed on, absences with the reason the writer
+// recorded (unsupported once per GPU, or a read failure at that tick). Memory: one tick, the
+// current NVLink counters per link, the absences of one tick.
 #include <fmt/format.h>
 
 #include <map>
@@ -9,6 +11,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 #include "telemetry/telemetry_store.hpp"
@@ -18,19 +21,6 @@ namespace gpuvet::telemetry {
 namespace {
 
 using Reasons = std::map<std::pair<int, std::string>, std::string>;
-using TickReasons = std::map<std::tuple<int, double, std::string>, std::string>;
-
-struct AbsenceLookup {
-  const Reasons& unsupported;
-  const TickReasons& at_tick;
-  std::string reason(int gpu, double t_s, std::string_view field) const {
-    auto it = at_tick.find({gpu, t_s, std::string(field)});
-    if (it != at_tick.end()) return it->second;
-    auto u = unsupported.find({gpu, std::string(field)});
-    if (u != unsupported.end()) return u->second;
-    return "not recorded";
-  }
-};
 
 // Reads `column` into `out`; a NULL becomes an absence with reason(), computed only then.
 template <class T, class Reason>
@@ -72,6 +62,12 @@ std::optional<core::Error> check_schema(Database& db) {
   auto row = st.value()->step();
   if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet burn-in database (no schema version)", db.path()));
   const std::string version = st.value()->get_text(0);
+  if (version == "1") {
+    return core::input_error(fmt::format(
+        "{}: burn-in database schema version 1 (one row per sample, written by gpuvet before the streaming judge); "
+        "this gpuvet reads version {}: rebuild the report with the gpuvet that wrote it",
+        db.path(), kSchemaVersion));
+  }
   if (version != std::to_string(kSchemaVersion)) {
     return core::input_error(fmt::format("{}: burn-in database schema version {}, this gpuvet reads version {}",
                                          db.path(), version, kSchemaVersion));
@@ -139,55 +135,89 @@ std::optional<core::Error> read_gpus(Database& db, const Reasons& unsupported, s
   });
 }
 
-std::optional<core::Error> read_tick_reasons(Database& db, TickReasons& at_tick) {
-  return for_each_row(db, "SELECT gpu, t_s, field, reason FROM sample_absences", [&](const Statement& s) {
-    at_tick[{static_cast<int>(s.get_int(0)), s.get_double(1), s.get_text(2)}] = s.get_text(3);
-  });
-}
+// A statement walked one row at a time, alongside another (a merge by time).
+class Cursor {
+ public:
+  static core::Result<Cursor> open(Database& db, const std::string& sql) {
+    auto st = db.prepare(sql);
+    if (!st) return st.error();
+    Cursor c(std::move(st).value());
+    if (auto e = c.next()) return *e;
+    return c;
+  }
+  std::optional<core::Error> next() {
+    auto more = st_->step();
+    if (!more) return more.error();
+    has_row_ = more.value();
+    return std::nullopt;
+  }
+  [[nodiscard]] bool has_row() const { return has_row_; }
+  [[nodiscard]] const Statement& row() const { return *st_; }
 
-// NVLink rows in time order: (gpu, t_s, counters).
-using NvlinkRows = std::vector<std::tuple<int, double, core::NvLinkErrorSample>>;
+ private:
+  explicit Cursor(std::unique_ptr<Statement> st) : st_(std::move(st)) {}
+  std::unique_ptr<Statement> st_;
+  bool has_row_ = false;
+};
 
-std::optional<core::Error> read_nvlink(Database& db, NvlinkRows& rows) {
-  return for_each_row(db, fmt::format("SELECT {} FROM nvlink ORDER BY t_s, gpu, link", nvlink_columns()), [&](const Statement& s) {
-    core::NvLinkErrorSample l;
-    l.link = static_cast<int>(s.get_int(2));
-    int col = 3;
-    const auto counter = [&](std::string_view, auto member) {
-      read_column(s, col++, l.*member, [] { return "not supported on this link"; });
-    };
-    for_each_field(counter, kNvlinkCounters);
-    rows.emplace_back(static_cast<int>(s.get_int(0)), s.get_double(1), std::move(l));
-  });
-}
-
-// Each sample sees, per link, the last NVLink row of its GPU at or before it.
-std::optional<core::Error> read_samples(Database& db, const AbsenceLookup& lookup, const NvlinkRows& nvlink_rows,
-                                        std::vector<core::TelemetrySample>& samples) {
+// Each sample sees, per link, the last NVLink row of its GPU at or before it; absences recorded at
+// its tick take their reason from sample_absences, the others from unsupported.
+std::optional<core::Error> read_samples(Database& db, const Reasons& unsupported, const SampleSink& on_sample) {
+  auto opened_absences = Cursor::open(db, "SELECT gpu, t_s, field, reason FROM sample_absences ORDER BY rowid");
+  if (!opened_absences) return opened_absences.error();
+  auto opened_nvlink = Cursor::open(db, fmt::format("SELECT {} FROM nvlink ORDER BY rowid", nvlink_columns()));
+  if (!opened_nvlink) return opened_nvlink.error();
+  Cursor* absences = &opened_absences.value();
+  Cursor* nvlink = &opened_nvlink.value();
   std::map<int, std::map<int, core::NvLinkErrorSample>> links;  // gpu -> link -> current
-  std::size_t next_row = 0;
-  return for_each_row(db, fmt::format("SELECT {} FROM samples ORDER BY t_s, gpu", sample_columns()), [&](const Statement& s) {
-    core::TelemetrySample sample;
-    sample.gpu = static_cast<int>(s.get_int(0));
-    sample.t_s = s.get_double(1);
-    sample.unix_ms = s.get_int(2);
-    int col = 3;
-    for_each_sample_field([&](std::string_view name, auto member) {
-      read_column(s, col++, sample.*member, [&] { return lookup.reason(sample.gpu, sample.t_s, name); });
-    });
-    while (next_row < nvlink_rows.size() && std::get<1>(nvlink_rows[next_row]) <= sample.t_s) {
-      const auto& [gpu, t, link] = nvlink_rows[next_row++];
-      links[gpu][link.link] = link;
+  Reasons at_tick;                                               // (gpu, field) -> reason at tick_s
+  double tick_s = -1;
+  SampleDecoder decoder;
+  core::TelemetrySample sample;
+  return for_each_row(db, "SELECT t_s, unix_ms, data FROM ticks ORDER BY rowid", [&](const Statement& s) -> std::optional<core::Error> {
+    const double t_s = s.get_double(0);
+    const std::int64_t unix_ms = s.get_int(1);
+    if (t_s != tick_s) at_tick.clear();
+    tick_s = t_s;
+    for (; absences->has_row() && absences->row().get_double(1) <= t_s; ) {
+      const Statement& a = absences->row();
+      if (a.get_double(1) == t_s) at_tick[{static_cast<int>(a.get_int(0)), a.get_text(2)}] = a.get_text(3);
+      if (auto e = absences->next()) return e;
     }
-    if (s.is_null(col)) {
-      sample.nvlink = core::Reading<std::vector<core::NvLinkErrorSample>>::absent(
-          lookup.reason(sample.gpu, sample.t_s, kNvlinkField));
-    } else {
-      std::vector<core::NvLinkErrorSample> v;
-      for (const auto& [index, link] : links[sample.gpu]) v.push_back(link);
-      sample.nvlink = std::move(v);
+    for (; nvlink->has_row() && nvlink->row().get_double(1) <= t_s; ) {
+      const Statement& n = nvlink->row();
+      core::NvLinkErrorSample l;
+      l.link = static_cast<int>(n.get_int(2));
+      int col = 3;
+      const auto counter = [&](std::string_view, auto member) {
+        read_column(n, col++, l.*member, [] { return "not supported on this link"; });
+      };
+      for_each_field(counter, kNvlinkCounters);
+      links[static_cast<int>(n.get_int(0))][l.link] = std::move(l);
+      if (auto e = nvlink->next()) return e;
     }
-    samples.push_back(std::move(sample));
+    const auto reason = [&](int gpu, std::string_view field) {
+      auto it = at_tick.find({gpu, std::string(field)});
+      if (it != at_tick.end()) return it->second;
+      auto u = unsupported.find({gpu, std::string(field)});
+      if (u != unsupported.end()) return u->second;
+      return std::string("not recorded");
+    };
+    const auto [bytes, size] = s.get_blob(2);
+    const unsigned char* pos = bytes;
+    const unsigned char* end = bytes + size;
+    while (pos != end) {
+      if (auto e = decoder.decode(pos, end, t_s, unix_ms, sample, reason)) {
+        return e->with_context(fmt::format("{}: samples at {} s", db.path(), t_s));
+      }
+      if (sample.nvlink.known()) {
+        std::vector<core::NvLinkErrorSample> v;
+        for (const auto& [index, link] : links[sample.gpu]) v.push_back(link);
+        sample.nvlink = std::move(v);
+      }
+      on_sample(sample);
+    }
+    return std::nullopt;
   });
 }
 
@@ -209,35 +239,68 @@ std::optional<core::Error> read_events(Database& db, std::vector<core::Telemetry
 
 }  // namespace
 
-core::Result<core::BurninRecord> read_record(Database& db) {
+core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_header, const SampleSink& on_sample) {
   core::BurninRecord record;
   Reasons unsupported;
-  TickReasons at_tick;
-  NvlinkRows nvlink_rows;
-  const AbsenceLookup lookup{unsupported, at_tick};
   if (auto e = check_schema(db)) return *e;
   if (auto e = read_run(db, record.run)) return *e;
   if (auto e = read_unsupported(db, record, unsupported)) return *e;
   if (auto e = read_gpus(db, unsupported, record.gpus)) return *e;
-  if (auto e = read_tick_reasons(db, at_tick)) return *e;
-  if (auto e = read_nvlink(db, nvlink_rows)) return *e;
-  if (auto e = read_samples(db, lookup, nvlink_rows, record.samples)) return *e;
   if (auto e = read_events(db, record.events)) return *e;
+  if (on_header) on_header(record);
+  if (auto e = read_samples(db, unsupported, on_sample)) return *e;
   return record;
 }
 
-core::Result<core::BurninRecord> TelemetryStore::read_back() {
-  if (auto e = commit()) return *e;
-  return read_record(*db_);
+std::optional<core::Error> read_rollups(Database& db, const std::function<void(const MinuteRollup&)>& visit) {
+  return for_each_row(db, fmt::format("SELECT {} FROM rollups ORDER BY gpu, minute", kRollupColumns), [&](const Statement& s) {
+    MinuteRollup r;
+    int col = 0;
+    r.gpu = static_cast<int>(s.get_int(col++));
+    r.minute = s.get_int(col++);
+    r.samples = static_cast<std::size_t>(s.get_int(col++));
+    r.t_s = s.get_double(col++);
+    r.loaded = static_cast<std::size_t>(s.get_int(col++));
+    for (auto* v : {&r.tflops, &r.gpu_temp_c, &r.max_temp_c, &r.sm_clock_mhz, &r.power_w}) *v = s.opt_double(col++);
+    r.throttled = static_cast<std::size_t>(s.get_int(col++));
+    r.throttled_from_s = s.opt_double(col++);
+    r.throttled_to_s = s.opt_double(col++);
+    visit(r);
+  });
 }
 
-core::Result<core::BurninRecord> load_burnin(const std::string& path) {
+core::Result<core::BurninRecord> TelemetryStore::read_back(const HeaderSink& on_header, const SampleSink& on_sample) {
+  if (auto e = commit()) return *e;
+  return read_record(*db_, on_header, on_sample);
+}
+
+core::Result<core::BurninRecord> TelemetryStore::read_back() {
+  std::vector<core::TelemetrySample> samples;
+  auto record = read_back(nullptr, [&](const core::TelemetrySample& s) { samples.push_back(s); });
+  if (record) record.value().samples = std::move(samples);
+  return record;
+}
+
+std::optional<core::Error> TelemetryStore::for_each_rollup(const std::function<void(const MinuteRollup&)>& visit) {
+  if (auto e = commit()) return e;
+  return read_rollups(*db_, visit);
+}
+
+core::Result<core::BurninRecord> read_burnin(const std::string& path, const HeaderSink& on_header,
+                                             const SampleSink& on_sample) {
   // Evidence: the file and its directory stay byte for byte as they were (a bundle verifies
   // after a report); a killed run's -wal is still read (through a private copy).
   auto db = Database::open(path, Database::Mode::read_only);
   if (!db) return db.error();
-  auto record = read_record(*db.value());
+  auto record = read_record(*db.value(), on_header, on_sample);
   if (!record) return record.error().with_context("reading burn-in database");
+  return record;
+}
+
+core::Result<core::BurninRecord> load_burnin(const std::string& path) {
+  std::vector<core::TelemetrySample> samples;
+  auto record = read_burnin(path, nullptr, [&](const core::TelemetrySample& s) { samples.push_back(s); });
+  if (record) record.value().samples = std::move(samples);
   return record;
 }
 

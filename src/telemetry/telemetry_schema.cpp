@@ -1,4 +1,4 @@
-// The burn-in database schema, version 1.
+// The burn-in database schema, version 2.
 #include "telemetry/telemetry_schema.hpp"
 
 #include <fmt/format.h>
@@ -10,24 +10,12 @@ namespace gpuvet::telemetry {
 
 namespace {
 
-template <class Row, class T>
-constexpr std::string_view sql_type(core::Reading<T> Row::*) {
-  return std::is_floating_point_v<T> ? "REAL" : "INTEGER";
-}
-
 // A field visitor that appends ", name" to `out`.
 auto append_name(std::string& out) {
   return [&out](std::string_view name, auto) { out += fmt::format(", {}", name); };
 }
 
 }  // namespace
-
-std::string sample_columns() {
-  std::string out = "gpu, t_s, unix_ms";
-  for_each_sample_field(append_name(out));
-  out += fmt::format(", {}", kNvlinkField);
-  return out;
-}
 
 std::string gpu_columns() {
   std::string out = "idx";
@@ -51,8 +39,6 @@ std::string insert_sql(std::string_view table, const std::string& columns) {
 
 // The gpus and nvlink tables spell out the columns of kGpu*Fields and kNvlinkCounters.
 std::string schema_sql() {
-  std::string columns;
-  for_each_sample_field([&](std::string_view name, auto member) { columns += fmt::format(",\n  {} {}", name, sql_type(member)); });
   return fmt::format(R"SQL(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE run (
@@ -64,23 +50,25 @@ CREATE TABLE run (
 CREATE TABLE gpus (
   idx INTEGER PRIMARY KEY, name TEXT, uuid TEXT, pci_bus_id TEXT, power_limit_w REAL,
   shutdown_temp_c REAL, slowdown_temp_c REAL, max_sm_clock_mhz REAL);
--- Why a field is NULL: once per GPU for what it does not support (probed at start) ...
+-- Why a field is absent: once per GPU for what it does not support (probed at start) ...
 CREATE TABLE unsupported (gpu INTEGER NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL,
   PRIMARY KEY (gpu, field));
 -- ... and per sample for a supported field that failed to read at that tick.
 CREATE TABLE sample_absences (gpu INTEGER NOT NULL, t_s REAL NOT NULL, field TEXT NOT NULL, reason TEXT NOT NULL);
-CREATE TABLE samples (
-  gpu INTEGER NOT NULL, t_s REAL NOT NULL, unix_ms INTEGER NOT NULL{},
-  {} INTEGER);
--- NVLink counters are written when a link's counters change (and at its first sample).
+-- One row per tick, in time order (rowid): every GPU's sample, delta-encoded (sample_codec.hpp).
+CREATE TABLE ticks (t_s REAL NOT NULL, unix_ms INTEGER NOT NULL, data BLOB NOT NULL);
+-- NVLink counters are written when a link's counters change (and at its first sample), in time order.
 CREATE TABLE nvlink (gpu INTEGER NOT NULL, t_s REAL NOT NULL, link INTEGER NOT NULL,
   crc_flit INTEGER, crc_data INTEGER, replay INTEGER, recovery INTEGER);
 CREATE TABLE events (gpu INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL, code INTEGER NOT NULL,
   message TEXT NOT NULL);
-CREATE INDEX samples_by_time ON samples (t_s, gpu);
+-- Per GPU and minute of run time, written as the run goes (charts): means of the known values.
+CREATE TABLE rollups (gpu INTEGER NOT NULL, minute INTEGER NOT NULL, samples INTEGER NOT NULL, t_s REAL NOT NULL,
+  loaded INTEGER NOT NULL, tflops REAL, gpu_temp_c REAL, max_temp_c REAL, sm_clock_mhz REAL, power_w REAL,
+  throttled INTEGER NOT NULL, throttled_from_s REAL, throttled_to_s REAL, PRIMARY KEY (gpu, minute)) WITHOUT ROWID;
 INSERT INTO meta (key, value) VALUES ('schema', 'gpuvet.burnin.db'), ('schema_version', '{}');
 )SQL",
-                     columns, kNvlinkField, kSchemaVersion);
+                     kSchemaVersion);
 }
 
 }  // namespace gpuvet::telemetry

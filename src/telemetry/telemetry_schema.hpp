@@ -17,7 +17,9 @@
 namespace gpuvet::telemetry {
 
 // Bump on any incompatible change; the reader refuses other versions with a clear error.
-inline constexpr int kSchemaVersion = 1;
+// 1: one row per GPU-sample (gpuvet before the streaming judge); 2: one row per tick, samples
+// delta-encoded (sample_codec.hpp), per-minute rollups.
+inline constexpr int kSchemaVersion = 2;
 
 using core::BurninGpu;
 using core::NvLinkErrorSample;
@@ -38,6 +40,10 @@ inline constexpr FieldTable<TelemetrySample, double, 9> kRealFields = {{
     {"util_mem_pct", &TelemetrySample::util_mem_pct},
     {"tflops", &TelemetrySample::tflops},
 }};
+
+// Stored steps per unit of each real field, in kRealFields' order: NVML's own resolution where it
+// has one (whole MHz, mW, mJ), 0.01 °C and 0.01 % otherwise, 0.001 TFLOP/s.
+inline constexpr std::array<double, 9> kRealScale = {100, 100, 1, 1, 1000, 1000, 100, 100, 1000};
 
 inline constexpr FieldTable<TelemetrySample, std::uint64_t, 5> kCountFields = {{
     {"clocks_event_reasons", &TelemetrySample::clocks_event_reasons},
@@ -67,13 +73,13 @@ void for_each_field(Visit&& visit, const Tables&... tables) {
   (walk(tables), ...);
 }
 
-// The sample fields in column order (after gpu, t_s, unix_ms; before nvlink).
+// The sample fields in encoding order (sample_codec.hpp; before the NVLink count).
 template <class Visit>
 void for_each_sample_field(Visit&& visit) {
   for_each_field(visit, kRealFields, kCountFields, kIntFields, kBoolFields);
 }
 
-// The nvlink column of samples holds the number of links in the sample (NULL: not read).
+// The last encoded field: the number of links in the sample (absent: not read).
 inline constexpr std::string_view kNvlinkField = "nvlink";
 
 // The gpus table after idx. Why one of them is absent is kept in the unsupported table under
@@ -106,8 +112,6 @@ inline constexpr FieldTable<NvLinkErrorSample, std::uint64_t, 4> kNvlinkCounters
 
 // DDL for a new database.
 std::string schema_sql();
-// "gpu, t_s, unix_ms, gpu_temp_c, ..., nvlink": the samples columns in the order above.
-std::string sample_columns();
 // "idx, name, ..., max_sm_clock_mhz": the gpus columns in the order above.
 std::string gpu_columns();
 // "gpu, t_s, link, crc_flit, ..., recovery": the nvlink columns in the order above.
@@ -115,8 +119,9 @@ std::string nvlink_columns();
 // "INSERT INTO table (columns) VALUES (?,...)" for one of the column lists above.
 std::string insert_sql(std::string_view table, const std::string& columns);
 
-class Database;
-// Reads a whole run through an open connection (telemetry_reader.cpp).
-core::Result<core::BurninRecord> read_record(Database& db);
+// The per-minute rollup columns after gpu, minute (telemetry_store.hpp MinuteRollup).
+inline constexpr std::string_view kRollupColumns =
+    "gpu, minute, samples, t_s, loaded, tflops, gpu_temp_c, max_temp_c, sm_clock_mhz, power_w, throttled, "
+    "throttled_from_s, throttled_to_s";
 
 }  // namespace gpuvet::telemetry

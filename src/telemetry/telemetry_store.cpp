@@ -1,7 +1,12 @@
-// Writes the burn-in database: run and GPUs at creation, then samples and events in batched
-// transactions.
+// Writes the burn-in database: run and GPUs at creation, then samples (a row per tick), events
+// and per-minute rollups in batched transactions.
 #include "telemetry/telemetry_store.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 
@@ -27,6 +32,9 @@ void bind_reading(Statement& st, int index, const core::Reading<T>& r) {
     st.bind(index, static_cast<std::int64_t>(r.value()));
   }
 }
+
+constexpr std::uint64_t kThrottleBits = core::clocks_event::hw_slowdown | core::clocks_event::sw_thermal_slowdown |
+                                        core::clocks_event::hw_thermal_slowdown | core::clocks_event::hw_power_brake;
 
 constexpr const char* kInsertUnsupported = "INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)";
 
@@ -82,10 +90,11 @@ std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& ru
 }  // namespace
 
 TelemetryStore::TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options)
-    : db_(std::move(db)), clock_(clock), options_(options) {}
+    : db_(std::move(db)), clock_(clock), options_(options), encoder_(std::make_unique<SampleEncoder>()) {}
 
 TelemetryStore::~TelemetryStore() {
   // Whatever was appended is kept; a run that never called finish() stays "running" (a crash).
+  if (tick_open_ && !begin()) (void)flush_tick();
   if (in_transaction_) (void)db_->exec("COMMIT");
 }
 
@@ -97,24 +106,30 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
   auto db = Database::open(path, Database::Mode::create);
   if (!db) return db.error();
   Database& d = *db.value();
-  if (path != ":memory:") {
+  const bool memory = path == ":memory:";
+  if (!memory) {
     if (auto e = d.exec("PRAGMA journal_mode=WAL")) return e->with_context("enabling WAL");
   }
-  if (auto e = d.exec(options.fsync_each_commit ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return *e;
+  // A private temporary database has nothing to keep across a crash.
+  const char* sync = memory ? "PRAGMA synchronous=OFF" : options.fsync_each_commit ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
+  if (auto e = d.exec(sync)) return *e;
   if (auto e = d.exec("BEGIN")) return *e;
   if (auto e = d.exec(schema_sql())) return e->with_context("creating the schema");
   if (auto e = write_run(d, run, gpus)) return e->with_context("recording the run");
   if (auto e = d.exec("COMMIT")) return *e;
 
   std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(db).value(), commit_clock, options));
-  auto s = store->db_->prepare(insert_sql("samples", sample_columns()));
+  auto s = store->db_->prepare("INSERT INTO ticks (t_s, unix_ms, data) VALUES (?,?,?)");
   auto n = store->db_->prepare(insert_sql("nvlink", nvlink_columns()));
   auto e = store->db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
   auto a = store->db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
-  for (auto* r : {&s, &n, &e, &a}) {
-    if (!*r) return r->error();
+  auto r = store->db_->prepare(fmt::format("INSERT OR REPLACE INTO rollups ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                           kRollupColumns));
+  for (auto* st : {&s, &n, &e, &a, &r}) {
+    if (!*st) return st->error();
   }
-  store->insert_sample_ = std::move(s).value();
+  store->insert_tick_ = std::move(s).value();
+  store->insert_rollup_ = std::move(r).value();
   store->insert_nvlink_ = std::move(n).value();
   store->insert_event_ = std::move(e).value();
   store->insert_absence_ = std::move(a).value();
@@ -130,6 +145,10 @@ std::optional<core::Error> TelemetryStore::begin() {
 }
 
 std::optional<core::Error> TelemetryStore::commit() {
+  if (tick_open_) {
+    if (auto e = begin()) return e;
+    if (auto e = flush_tick()) return e;
+  }
   if (in_transaction_) {
     if (auto e = db_->exec("COMMIT")) return e;
     in_transaction_ = false;
@@ -140,6 +159,10 @@ std::optional<core::Error> TelemetryStore::commit() {
 }
 
 std::optional<core::Error> TelemetryStore::end_tick() {
+  if (tick_open_) {
+    if (auto e = begin()) return e;
+    if (auto e = flush_tick()) return e;
+  }
   // Commit a little early: the next tick may come a whole interval later, and what was appended
   // now must not wait past max_commit_lag.
   if (clock_.now() - last_commit_ >= options_.max_commit_lag / 2) return commit();
@@ -158,30 +181,25 @@ std::optional<core::Error> TelemetryStore::record_unsupported(const std::vector<
 }
 
 std::optional<core::Error> TelemetryStore::append(const core::TelemetrySample& sample) {
-  if (auto e = begin()) return e;
-  Statement& s = *insert_sample_;
-  int col = 1;
-  s.bind(col++, static_cast<std::int64_t>(sample.gpu));
-  s.bind(col++, sample.t_s);
-  s.bind(col++, static_cast<std::int64_t>(sample.unix_ms));
-  std::vector<std::pair<std::string_view, std::string>> absences;
-  auto note = [&](std::string_view field, const auto& reading) {
-    if (!reading.known() && !unsupported_.count({sample.gpu, std::string(field)})) {
-      absences.emplace_back(field, reading.reason());
-    }
-  };
-  for_each_sample_field([&](std::string_view name, auto member) {
-    bind_reading(s, col++, sample.*member);
-    note(name, sample.*member);
-  });
-  if (sample.nvlink.known()) {
-    s.bind(col++, static_cast<std::int64_t>(sample.nvlink->size()));
-  } else {
-    s.bind_null(col++);
+  if (sample.t_s < last_t_s_) {
+    return core::internal_error(fmt::format("{}: sample of GPU {} at {} s appended after one at {} s", path(), sample.gpu,
+                                            sample.t_s, last_t_s_));
   }
-  note(kNvlinkField, sample.nvlink);
-  if (auto e = s.run()) return e;
-  for (const auto& [field, reason] : absences) {
+  if (auto e = begin()) return e;
+  if (tick_open_ && sample.t_s != tick_s_) {
+    if (auto e = flush_tick()) return e;
+  }
+  if (!tick_open_) {
+    tick_open_ = true;
+    tick_s_ = sample.t_s;
+    tick_unix_ms_ = sample.unix_ms;
+    tick_data_.clear();
+  }
+  last_t_s_ = sample.t_s;
+  std::vector<std::pair<std::string_view, std::string>> absent;
+  encoder_->encode(sample, tick_unix_ms_, tick_data_, absent);
+  for (const auto& [field, reason] : absent) {
+    if (unsupported_.count({sample.gpu, std::string(field)})) continue;
     Statement& a = *insert_absence_;
     a.bind(1, static_cast<std::int64_t>(sample.gpu));
     a.bind(2, sample.t_s);
@@ -189,7 +207,75 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetrySample& s
     a.bind(4, reason);
     if (auto e = a.run()) return e;
   }
+  if (auto e = roll_up(sample)) return e;
   return write_nvlink(sample);
+}
+
+std::optional<core::Error> TelemetryStore::flush_tick() {
+  if (!tick_open_) return std::nullopt;
+  tick_open_ = false;
+  Statement& t = *insert_tick_;
+  t.bind(1, tick_s_);
+  t.bind(2, tick_unix_ms_);
+  t.bind_blob(3, tick_data_);
+  return t.run();
+}
+
+std::optional<core::Error> TelemetryStore::roll_up(const core::TelemetrySample& s) {
+  const auto minute = static_cast<std::int64_t>(std::floor(s.t_s / 60));
+  RollupSums& r = rollups_[s.gpu];
+  if (r.minute != minute) {
+    if (r.samples > 0) {
+      if (auto e = write_rollup(s.gpu, r)) return e;
+    }
+    r = RollupSums{};
+    r.minute = minute;
+  }
+  ++r.samples;
+  r.t_sum += s.t_s;
+  if (s.tflops.known()) ++r.loaded;
+  const core::Reading<double>* values[] = {&s.tflops, &s.gpu_temp_c, &s.sm_clock_mhz, &s.power_w};
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (!values[i]->known() || !std::isfinite(**values[i])) continue;
+    r.sum[i] += **values[i];
+    ++r.known[i];
+  }
+  if (s.gpu_temp_c.known()) r.max_temp_c = std::max(r.max_temp_c.value_or(*s.gpu_temp_c), *s.gpu_temp_c);
+  if (s.clocks_event_reasons.known() && (*s.clocks_event_reasons & kThrottleBits) != 0) {
+    ++r.throttled;
+    if (!r.throttled_from_s) r.throttled_from_s = s.t_s;
+    r.throttled_to_s = s.t_s;
+  }
+  return std::nullopt;
+}
+
+std::optional<core::Error> TelemetryStore::write_rollup(int gpu, const RollupSums& sums) {
+  MinuteRollup r;
+  r.gpu = gpu;
+  r.minute = sums.minute;
+  r.samples = sums.samples;
+  r.t_s = sums.t_sum / static_cast<double>(sums.samples);
+  r.loaded = sums.loaded;
+  std::optional<double>* means[] = {&r.tflops, &r.gpu_temp_c, &r.sm_clock_mhz, &r.power_w};
+  for (std::size_t i = 0; i < 4; ++i) {
+    if (sums.known[i] > 0) *means[i] = sums.sum[i] / static_cast<double>(sums.known[i]);
+  }
+  r.max_temp_c = sums.max_temp_c;
+  r.throttled = sums.throttled;
+  r.throttled_from_s = sums.throttled_from_s;
+  r.throttled_to_s = sums.throttled_to_s;
+  Statement& st = *insert_rollup_;
+  int col = 1;
+  st.bind(col++, static_cast<std::int64_t>(r.gpu));
+  st.bind(col++, r.minute);
+  st.bind(col++, static_cast<std::int64_t>(r.samples));
+  st.bind(col++, r.t_s);
+  st.bind(col++, static_cast<std::int64_t>(r.loaded));
+  for (const auto* v : {&r.tflops, &r.gpu_temp_c, &r.max_temp_c, &r.sm_clock_mhz, &r.power_w}) st.bind_optional(col++, *v);
+  st.bind(col++, static_cast<std::int64_t>(r.throttled));
+  st.bind_optional(col++, r.throttled_from_s);
+  st.bind_optional(col++, r.throttled_to_s);
+  return st.run();
 }
 
 std::optional<core::Error> TelemetryStore::write_nvlink(const core::TelemetrySample& sample) {
@@ -223,6 +309,13 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetryEvent& ev
 
 std::optional<core::Error> TelemetryStore::finish(core::BurninStatus status, double ended_t_s) {
   if (auto e = begin()) return e;
+  if (auto e = flush_tick()) return e;
+  // Each GPU's last minute: a sample of a later minute closes it.
+  for (auto& [gpu, r] : rollups_) {
+    if (r.samples == 0) continue;
+    if (auto e = write_rollup(gpu, r)) return e;
+    r = RollupSums{};
+  }
   auto st = db_->prepare("UPDATE run SET status = ?, ended_t_s = ? WHERE id = 1");
   if (!st) return st.error();
   st.value()->bind(1, std::string(core::to_string(status)));

@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
+#include <iostream>
 
 #include "analysis/burnin_judge.hpp"
 #include "backends/sim/burnin_sim_backends.hpp"
 #include "core/verdict.hpp"
 #include "probes/burnin_runner.hpp"
 #include "telemetry/telemetry_store.hpp"
+#include "telemetry_test_support.hpp"
 
 namespace gpuvet::testing {
 namespace {
@@ -195,6 +198,45 @@ TEST(BurninSim, OverheatingGpuIsStoppedAtTheMargin) {
   ASSERT_NE(f, nullptr) << describe(r);
   EXPECT_EQ(f->severity, core::Severity::fail);
   EXPECT_EQ(f->gpus, std::vector<int>{4});
+}
+
+// The store's cost on disk: an hour of 8 GPUs every second, all fields, in a file (WAL
+// checkpointed on close), with one rollup per GPU and minute of run time (samples at 1..3600 s:
+// minute 0 holds 59, minute 60 the last one).
+TEST(BurninSim, StoreCostsUnder40BytesPerGpuSample) {
+  telemetry::testing::TempDb tmp;
+  auto sim = sim::make_sim_burnin("hgx-h100-8x", {}, 1, "bf16");
+  ASSERT_TRUE(sim);
+  platform::ManualClock clock(1700000000000);
+  core::BurninRunInfo run;
+  run.source = "simulated: hgx-h100-8x";
+  run.planned_duration_s = 3600;
+  auto gpus = sim->telemetry->gpus();
+  std::size_t rollups = 0, rolled = 0;
+  platform::SteadyClock wall;  // paces commits as in `gpuvet burnin --sim --db`
+  {
+    auto store = telemetry::TelemetryStore::create(tmp.path(), run, *gpus, wall);
+    ASSERT_TRUE(store);
+    probes::BurninPlan plan;
+    plan.duration_s = 3600;
+    auto outcome = probes::run_burnin(plan, *sim->telemetry, *sim->stress, *store.value(), clock);
+    ASSERT_TRUE(outcome);
+    ASSERT_FALSE(store.value()->for_each_rollup([&](const telemetry::MinuteRollup& r) {
+      ++rollups;
+      rolled += r.samples;
+      EXPECT_EQ(r.samples, r.minute == 0 ? 59u : r.minute == 60 ? 1u : 60u) << r.gpu << " " << r.minute;
+      EXPECT_TRUE(r.tflops && r.gpu_temp_c && r.power_w && r.sm_clock_mhz);
+    }));
+  }
+  EXPECT_EQ(rollups, 8u * 61);
+  EXPECT_EQ(rolled, 8u * 3600);
+  const auto bytes = std::filesystem::file_size(tmp.path());
+  const double per_sample = static_cast<double>(bytes) / (8.0 * 3600);
+  EXPECT_LT(per_sample, 40.0) << bytes << " bytes";
+  std::cout << "store: " << bytes << " bytes, " << per_sample << " bytes per GPU-sample\n";
+  auto loaded = telemetry::load_burnin(tmp.path());
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  EXPECT_EQ(loaded->samples.size(), 8u * 3600);
 }
 
 TEST(BurninSim, FaultParametersAreChecked) {

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "analysis/test_burnin_records.hpp"
 #include "telemetry/telemetry_store.hpp"
 #include "telemetry_test_support.hpp"
@@ -137,13 +139,72 @@ TEST(TelemetryStore, RefusesFilesThatAreNotBurninDatabases) {
 
   platform::ManualClock clock;
   auto record = analysis::testing::healthy_burnin(1, 10, 1);
-  ASSERT_TRUE(TelemetryStore::create(tmp.path("v2.db"), run_info(), record.gpus, clock));
-  ASSERT_EQ(sqlite3_open(tmp.path("v2.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '2' WHERE key = 'schema_version'", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_TRUE(TelemetryStore::create(tmp.path("v3.db"), run_info(), record.gpus, clock));
+  ASSERT_EQ(sqlite3_open(tmp.path("v3.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '3' WHERE key = 'schema_version'", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
-  auto newer = load_burnin(tmp.path("v2.db"));
+  auto newer = load_burnin(tmp.path("v3.db"));
   ASSERT_FALSE(newer);
-  EXPECT_NE(newer.error().message.find("schema version 2, this gpuvet reads version 1"), std::string::npos);
+  EXPECT_NE(newer.error().message.find("schema version 3, this gpuvet reads version 2"), std::string::npos);
+
+  // Version 1 (a row per sample, before the streaming judge) is refused naming what it is.
+  ASSERT_TRUE(TelemetryStore::create(tmp.path("v1.db"), run_info(), record.gpus, clock));
+  ASSERT_EQ(sqlite3_open(tmp.path("v1.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '1' WHERE key = 'schema_version'", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto older = load_burnin(tmp.path("v1.db"));
+  ASSERT_FALSE(older);
+  EXPECT_EQ(older.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(older.error().message.find("schema version 1 (one row per sample"), std::string::npos) << older.error().message;
+  EXPECT_NE(older.error().message.find("this gpuvet reads version 2"), std::string::npos);
+}
+
+TEST(TelemetryStore, SamplesMustComeInTimeOrder) {
+  platform::ManualClock clock;
+  auto record = analysis::testing::healthy_burnin(2, 20, 1);
+  auto store = TelemetryStore::create(":memory:", run_info(), record.gpus, clock);
+  ASSERT_TRUE(store);
+  ASSERT_FALSE(store.value()->append(record.samples[4]));
+  auto e = store.value()->append(record.samples[0]);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->kind, core::ErrorKind::internal);
+}
+
+// A value the store cannot hold at its resolution is absent with the reason, never a number.
+TEST(TelemetryStore, NonFiniteValuesAreAbsent) {
+  platform::ManualClock clock;
+  auto record = analysis::testing::healthy_burnin(1, 3, 1);
+  record.samples[1].power_w = std::numeric_limits<double>::quiet_NaN();
+  auto store = TelemetryStore::create(":memory:", run_info(), record.gpus, clock);
+  ASSERT_TRUE(store);
+  for (const auto& s : record.samples) ASSERT_FALSE(store.value()->append(s));
+  auto back = store.value()->read_back();
+  ASSERT_TRUE(back);
+  ASSERT_EQ(back->samples.size(), 3u);
+  EXPECT_EQ(back->samples[0].power_w, record.samples[0].power_w);
+  EXPECT_EQ(back->samples[1].power_w.reason(), "not a finite number");
+  EXPECT_EQ(back->samples[2].power_w, record.samples[2].power_w);
+}
+
+TEST(TelemetryStore, MalformedSampleDataIsBadInput) {
+  TempDb tmp;
+  platform::ManualClock clock;
+  auto record = analysis::testing::healthy_burnin(2, 10, 1);
+  {
+    auto store = TelemetryStore::create(tmp.path(), run_info(), record.gpus, clock);
+    ASSERT_TRUE(store);
+    for (const auto& s : record.samples) ASSERT_FALSE(store.value()->append(s));
+    ASSERT_FALSE(store.value()->finish(core::BurninStatus::completed, 10));
+  }
+  sqlite3* db = nullptr;
+  ASSERT_EQ(sqlite3_open(tmp.path().c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE ticks SET data = x'00ff' WHERE rowid = 3", nullptr, nullptr, nullptr), SQLITE_OK);
+  sqlite3_close(db);
+  auto loaded = load_burnin(tmp.path());
+  ASSERT_FALSE(loaded);
+  EXPECT_EQ(loaded.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(loaded.error().message.find("malformed sample data"), std::string::npos) << loaded.error().message;
+  EXPECT_NE(loaded.error().message.find("samples at 3 s"), std::string::npos) << loaded.error().message;
 }
 
 TEST(TelemetryStore, InMemoryDatabaseReadsBack) {

@@ -1,0 +1,77 @@
+// The compact form of samples in the burn-in database (internal to src/telemetry): the samples of
+// one tick share a row, and each sample is its GPU, its wall-clock offset, two bits per field
+// (unchanged / changed / absent) and, for a changed field, the zigzag varint of the difference
+// from that GPU's previous value. Real fields are stored as whole multiples of a fixed resolution
+// (kRealScale steps per unit). Version history in docs/measurement.md "The database".
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/telemetry.hpp"
+
+namespace gpuvet::telemetry {
+
+// The number of encoded fields: the sample fields of telemetry_schema.hpp, then the NVLink count.
+inline constexpr std::size_t kEncodedFields = 20;
+
+// One past value per field and GPU: the encoder's and decoder's shared state.
+using FieldValues = std::array<std::int64_t, kEncodedFields>;
+
+class SampleEncoder {
+ public:
+  // Appends `sample` to `out`. `absent` receives (field, reason) for each absent field, including
+  // a real value that is not finite or out of range ("not a finite number").
+  void encode(const core::TelemetrySample& sample, std::int64_t row_unix_ms, std::string& out,
+              std::vector<std::pair<std::string_view, std::string>>& absent);
+
+ private:
+  std::map<int, FieldValues> last_;
+};
+
+class SampleDecoder {
+ public:
+  // Reads the next sample of a row from [*pos, end), advancing *pos. Absent fields get the reason
+  // reason(gpu, field). Errors: bad_input when the bytes are not a well-formed sample.
+  template <class Reason>
+  std::optional<core::Error> decode(const unsigned char*& pos, const unsigned char* end, double t_s,
+                                    std::int64_t row_unix_ms, core::TelemetrySample& out, Reason&& reason);
+
+ private:
+  std::optional<core::Error> decode_raw(const unsigned char*& pos, const unsigned char* end, int& gpu,
+                                        std::int64_t& unix_ms, std::uint64_t& absent_mask, FieldValues*& values);
+  void fill(const FieldValues& values, std::uint64_t absent_mask, core::TelemetrySample& out,
+            const std::array<std::string, kEncodedFields>& reasons) const;
+  std::map<int, FieldValues> last_;
+};
+
+// Name of encoded field `index` (a sample column, or "nvlink").
+std::string_view encoded_field_name(std::size_t index);
+
+template <class Reason>
+std::optional<core::Error> SampleDecoder::decode(const unsigned char*& pos, const unsigned char* end, double t_s,
+                                                 std::int64_t row_unix_ms, core::TelemetrySample& out, Reason&& reason) {
+  int gpu = 0;
+  std::int64_t unix_ms = 0;
+  std::uint64_t absent_mask = 0;
+  FieldValues* values = nullptr;
+  if (auto e = decode_raw(pos, end, gpu, unix_ms, absent_mask, values)) return e;
+  out.gpu = gpu;
+  out.t_s = t_s;
+  out.unix_ms = row_unix_ms + unix_ms;
+  std::array<std::string, kEncodedFields> reasons;
+  for (std::size_t i = 0; i < kEncodedFields; ++i) {
+    if (absent_mask & (std::uint64_t{1} << i)) reasons[i] = reason(gpu, encoded_field_name(i));
+  }
+  fill(*values, absent_mask, out, reasons);
+  return std::nullopt;
+}
+
+}  // namespace gpuvet::telemetry
