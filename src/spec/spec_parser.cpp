@@ -1,11 +1,14 @@
 // Parses an acceptance spec with yaml-cpp. Every error names the line; unknown keys are errors
 // so a typo never silently drops a promise. yaml-cpp exceptions stop here.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -178,6 +181,33 @@ void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
   }
 }
 
+// Where documents start, at most two. yaml-cpp 0.7's LoadAll never ends on some inputs (a stray
+// ",": jbeder/yaml-cpp#1040, found by fuzz/spec_fuzzer), so documents are counted in a bounded loop.
+class DocumentStarts final : public YAML::EventHandler {
+ public:
+  std::vector<YAML::Mark> marks;
+  void OnDocumentStart(const YAML::Mark& mark) override { marks.push_back(mark); }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+};
+
+// The 1-based line where a second document starts, if the text has one.
+std::optional<int> second_document_line(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  for (int i = 0; i < 2 && parser.HandleNextDocument(starts); ++i) {
+  }
+  if (starts.marks.size() < 2) return std::nullopt;
+  return std::max(1, starts.marks[1].line + 1);
+}
+
 // What no spec needs and a parser must not see: bytes that are not text, and nesting deep
 // enough to exhaust the stack of a recursive parser.
 void check_text(std::string_view yaml_text) {
@@ -279,13 +309,16 @@ core::Result<Spec> parse_spec(std::string_view yaml_text, const std::string& fil
   spec.file_name = file_name;
   try {
     check_text(yaml_text);
-    const auto documents = YAML::LoadAll(std::string(yaml_text));
-    if (documents.size() > 1) {
-      throw SpecError{fmt::format("line {}: a second YAML document: a spec is one document (remove the `---` and what "
-                                  "follows, or split it into two files)",
-                                  line_of(documents[1]))};
+    const std::string text(yaml_text);
+    if (const auto line = second_document_line(text)) {
+      // Without a `---` line, yaml-cpp saw documents in what is only broken text (a stray ",").
+      const bool separator = text.rfind("---", 0) == 0 || text.find("\n---") != std::string::npos;
+      throw SpecError{separator ? fmt::format("line {}: a second YAML document: a spec is one document (remove the `---` "
+                                              "and what follows, or split it into two files)",
+                                              *line)
+                                : fmt::format("line {}: not valid YAML (text outside any key, such as a stray `,`)", *line)};
     }
-    const YAML::Node root = documents.empty() ? YAML::Node() : documents.front();
+    const YAML::Node root = YAML::Load(text);
     reject_duplicate_keys(root, "");
     parse_document(root, spec, catalog);
   } catch (const SpecError& e) {

@@ -29,7 +29,13 @@ TEST(SpecHostile, DuplicateKeysAreErrorsWithBothLines) {
 
 TEST(SpecHostile, ASecondDocumentIsAnError) {
   const auto e = error_of("gpu: {count: 8}\n---\ngpu: {count: 4}\n");
-  EXPECT_TRUE(has(e, "line 3: a second YAML document")) << e;
+  EXPECT_TRUE(has(e, "line 2: a second YAML document")) << e;  // the `---` line
+}
+
+TEST(SpecHostile, AStrayCommaEndsInsteadOfLoadingDocumentsForEver) {
+  // fuzz/regressions/spec_fuzzer: yaml-cpp 0.7's LoadAll never returns on these.
+  EXPECT_TRUE(has(error_of(",\n"), "not valid YAML")) << error_of(",\n");
+  EXPECT_TRUE(has(error_of("gpu: {count: 8}\n,\n"), "not valid YAML"));
 }
 
 TEST(SpecHostile, DurationsOutsideWhatABurnInCanBeAreErrors) {
