@@ -41,9 +41,11 @@ inline constexpr FieldTable<TelemetrySample, double, 9> kRealFields = {{
     {"tflops", &TelemetrySample::tflops},
 }};
 
-// Stored steps per unit of each real field, in kRealFields' order: NVML's own resolution where it
-// has one (whole MHz, mW, mJ), 0.01 °C and 0.01 % otherwise, 0.001 TFLOP/s.
-inline constexpr std::array<double, 9> kRealScale = {100, 100, 1, 1, 1000, 1000, 100, 100, 1000};
+// Stored steps per unit of each real field, in kRealFields' order: 0.01 °C, whole MHz (NVML's
+// unit), 0.01 W (NVML reports mW; its power readings are good to a few W), mJ (NVML's unit),
+// 0.01 %, 0.01 TFLOP/s. The steps also bound the burn-in judge's memory: it keeps each distinct
+// value of a reading once, so at most (range / step) of them, however long the run.
+inline constexpr std::array<double, 9> kRealScale = {100, 100, 1, 1, 100, 1000, 100, 100, 100};
 
 inline constexpr FieldTable<TelemetrySample, std::uint64_t, 5> kCountFields = {{
     {"clocks_event_reasons", &TelemetrySample::clocks_event_reasons},
