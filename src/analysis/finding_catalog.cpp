@@ -213,6 +213,32 @@ const std::vector<FindingInfo>& finding_catalog() {
       {"plan_comm_dominated", Severity::warn, "Communication dominates the step (gpuvet plan)",
        "gpuvet plan: exposed communication is more than half of each planned step on this offer.",
        "Raise the global batch, lower the data-parallel size, or choose a faster interconnect."},
+      {"gpu_lost", Severity::fail, "GPU lost",
+       "A GPU stopped answering: the kernel log says it fell off the bus (Xid 79, or the older and the multi-line "
+       "NVRM wording), the driver failed to initialise it (probe routine failed, RmInitAdapter failed), or nvidia-smi "
+       "printed 'Unable to determine the device handle for GPU ...'. Named by PCI address.",
+       "Reboot and check that nvidia-smi lists every GPU; if it recurs, ask for the GPU, riser or slot to be replaced."},
+      {"xid_logged", Severity::fail, "Xid errors in the kernel log",
+       "NVRM Xid lines in a pasted kernel log (dmesg, journalctl -k), one finding per Xid number with each GPU (by PCI "
+       "address) and how often; judged with NVIDIA's Xid catalogue: fail for hardware Xids (ECC, NVLink, GSP, "
+       "fallen off the bus), warn for others, info where NVIDIA points at the application. An Xid only named as the "
+       "cause of a later one is reported too.",
+       "Follow the action NVIDIA's Xid catalogue gives (reset the GPU, reboot, or replace); an application Xid needs "
+       "no action on the machine."},
+      {"inforom_corrupted", Severity::warn, "GPU infoROM corrupted",
+       "nvidia-smi printed 'infoROM is corrupted at gpu ...': the GPU's persistent records (ECC counts, retired "
+       "pages) cannot be trusted.",
+       "Ask the provider to reflash the infoROM or replace the GPU."},
+      {"nvlink_error_counters", Severity::warn, "NVLink error counters not zero",
+       "nvidia-smi nvlink -e / -ec counted CRC, replay, recovery or other link errors on a port since the counters "
+       "were last reset. One reading cannot show growth, so any count is a warning; a counter pinned at 65535, "
+       "2^32-1 or 2^64-1 has saturated and hides how many errors there were.",
+       "Reset the counters (nvidia-smi nvlink -r), run a load, and read them again; a count that grows means the link "
+       "must be reseated or replaced."},
+      {"mig_enabled", Severity::warn, "MIG mode enabled",
+       "GPUs are in MIG mode (the default nvidia-smi table or its MIG devices table, or -q): they are split into GPU "
+       "instances, so whole-GPU benchmarks, NCCL across GPUs and peer copies cannot use them as whole GPUs.",
+       "Ask the provider to disable MIG (nvidia-smi -mig 0 and a GPU reset) if whole GPUs were rented."},
   };
   return kCatalog;
 }

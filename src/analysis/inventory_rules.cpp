@@ -45,9 +45,10 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
     // (its PCI bus id, from sysfs or the simulator), never by an index a present GPU now holds.
     if (!m.notes.empty()) f.evidence.emplace_back("notes", notes);
     out.push_back(std::move(f));
-  } else if (!m.attached_gpus && !m.gpus.empty()) {
-    // No attached count, but gaps in the indices show GPUs the input does not list (trimmed
-    // paste, nvidia-smi -i): the input is partial, which we can say but not judge.
+  } else if (!m.attached_gpus && !m.gpus.empty() && !trimmed) {
+    // No attached count, but gaps in the indices show GPUs the input does not list (nvidia-smi
+    // -i): the input is partial, which we can say but not judge. When a note already says the
+    // input was trimmed (an author's "..." elision), the gaps are explained: nothing to add.
     int max_index = 0;
     for (const auto& g : m.gpus) max_index = std::max(max_index, g.index);
     std::vector<int> absent;

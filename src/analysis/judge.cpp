@@ -12,7 +12,8 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
   core::Assessment out;
   out.interconnect = ctx.interconnect;
   for (auto* rule : {check_interconnect, check_inventory, check_memory, check_card_class, check_numa, check_links,
-                     check_nics, check_health}) {
+                     check_nics, check_health, check_events,
+                     check_nvlink_counters, check_mig}) {
     auto findings = rule(ctx);
     out.findings.insert(out.findings.end(), std::make_move_iterator(findings.begin()),
                         std::make_move_iterator(findings.end()));

@@ -30,5 +30,10 @@ std::vector<core::Finding> check_nics(const RuleContext& ctx);
 std::vector<std::string> unverified_expectations(const RuleContext& ctx);
 // row_remap_pending, row_remap_failure, retired_pages, remapped_rows, throttle_active
 std::vector<core::Finding> check_health(const RuleContext& ctx);
+// event_rules.cpp: gpu_lost, xid_logged, inforom_corrupted (kernel logs, nvidia-smi warnings)
+std::vector<core::Finding> check_events(const RuleContext& ctx);
+// nvlink_counter_rules.cpp: nvlink_error_counters (nvlink -e), mig_enabled
+std::vector<core::Finding> check_nvlink_counters(const RuleContext& ctx);
+std::vector<core::Finding> check_mig(const RuleContext& ctx);
 
 }  // namespace gpuvet::analysis

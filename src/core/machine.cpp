@@ -17,6 +17,17 @@ std::string_view to_string(NvLinkRemote remote) {
   return "unknown";
 }
 
+std::string_view to_string(GpuEventKind kind) {
+  switch (kind) {
+    case GpuEventKind::xid: return "xid";
+    case GpuEventKind::fallen_off_bus: return "fallen_off_bus";
+    case GpuEventKind::probe_failed: return "probe_failed";
+    case GpuEventKind::device_handle_lost: return "device_handle_lost";
+    case GpuEventKind::inforom_corrupted: return "inforom_corrupted";
+  }
+  return "xid";
+}
+
 namespace {
 bool parse_hex(std::string_view s, unsigned long& out) {
   if (s.empty() || s.size() > 8) return false;

@@ -15,6 +15,13 @@ namespace gpuvet::core {
 enum class NvLinkRemote { gpu, nvswitch, cpu, unknown };
 std::string_view to_string(NvLinkRemote remote);
 
+// One error counter of an NVLink port as nvidia-smi nvlink -e / -ec or dcgmi print it.
+struct NvLinkCounter {
+  std::string name;          // as printed: "Replay Errors", "CRC Flit Errors", "CRC Errors", ...
+  std::uint64_t value = 0;
+  bool operator==(const NvLinkCounter&) const = default;
+};
+
 // One NVLink port of a GPU.
 struct NvLinkPort {
   int link = 0;                             // port number on this GPU
@@ -23,6 +30,7 @@ struct NvLinkPort {
   Reading<double> speed_gbps;               // per-direction GB/s as nvidia-smi nvlink -s prints it
   Reading<NvLinkRemote> remote;             // what the other end is
   Reading<std::string> remote_pci_bus_id;   // normalised bus id of the other end
+  Reading<std::vector<NvLinkCounter>> error_counters;  // CRC / replay / recovery counts since the last reset
 };
 
 struct PcieLink {
@@ -88,6 +96,27 @@ struct NumaNode {
   Reading<std::string> cpus;  // cpulist
 };
 
+// Something the driver or nvidia-smi printed about a GPU in trouble, read from a pasted kernel
+// log (dmesg, journalctl -k) or from the warnings of the default nvidia-smi table.
+enum class GpuEventKind {
+  xid,                 // "NVRM: Xid (PCI:0000:18:00): 79, ..."
+  fallen_off_bus,      // "NVRM: GPU at 0000:01:00.0 has fallen off the bus."
+  probe_failed,        // "NVRM: The NVIDIA probe routine failed for 1 device(s)."
+  device_handle_lost,  // nvidia-smi "Unable to determine the device handle for GPU ...: Unknown Error"
+  inforom_corrupted,   // nvidia-smi "WARNING: infoROM is corrupted at gpu 0000:..."
+};
+std::string_view to_string(GpuEventKind kind);
+
+struct GpuEvent {
+  GpuEventKind kind = GpuEventKind::xid;
+  Reading<std::string> pci_bus_id;  // normalised "0000:18:00.0"
+  int xid = 0;                      // the Xid number (kind xid)
+  bool referenced_only = false;     // only named by a later line ("caused by previous Xid 149")
+  int count = 1;                    // identical events folded (same kind, GPU and Xid)
+  std::string text;                 // the first line as printed (prefix and timestamp dropped)
+  std::string where;                // "<file>: line <n>" of the first occurrence
+};
+
 struct Machine {
   std::string source;                  // "live (NVML + sysfs)", "simulated: hgx-h100-8x", files...
   bool simulated = false;
@@ -101,6 +130,7 @@ struct Machine {
   Reading<std::vector<Nic>> nics;
   Reading<std::vector<NumaNode>> numa_nodes;
   std::vector<std::string> notes;      // caveats from the sources ("GPUs 2-6 elided in input")
+  std::vector<GpuEvent> events;        // kernel log lines and nvidia-smi warnings, in input order
 };
 
 // Normalises a PCI bus id to "dddd:bb:dd.f" lowercase hex with a 4-digit domain

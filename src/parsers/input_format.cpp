@@ -5,11 +5,14 @@
 #include <string>
 #include <vector>
 
+#include "parsers/kernel_log_parser.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
 #include "parsers/p2p_test_parser.hpp"
+#include "parsers/smi_table_parser.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
+#include "parsers/topo_p2p_parser.hpp"
 
 namespace gpuvet::parsers {
 
@@ -54,6 +57,9 @@ bool is_nccl_tests_json(std::string_view text, const std::vector<Line>&) {
 bool is_nccl_tests_text(std::string_view text, const std::vector<Line>&) { return looks_like_nccl_tests(text); }
 bool is_nvbandwidth(std::string_view text, const std::vector<Line>&) { return looks_like_nvbandwidth(text); }
 bool is_p2p_test(std::string_view text, const std::vector<Line>&) { return looks_like_p2p_test(text); }
+bool is_kernel_log(std::string_view text, const std::vector<Line>&) { return looks_like_kernel_log(text); }
+bool is_smi_table(std::string_view, const std::vector<Line>& lines) { return looks_like_smi_table(lines); }
+bool is_topo_p2p(std::string_view, const std::vector<Line>& lines) { return looks_like_topo_p2p(lines); }
 
 struct Detector {
   InputFormat format;
@@ -64,12 +70,15 @@ struct Detector {
 constexpr Detector kDetectors[] = {
     {InputFormat::smi_query_xml, is_smi_query_xml},
     {InputFormat::smi_query_text, is_smi_query_text},
+    {InputFormat::topo_p2p, is_topo_p2p},
     {InputFormat::topo_matrix, is_topo_matrix},
+    {InputFormat::smi_table, is_smi_table},
     {InputFormat::nvlink_status, is_nvlink_status},
     {InputFormat::nccl_tests_json, is_nccl_tests_json},
     {InputFormat::nccl_tests_text, is_nccl_tests_text},
     {InputFormat::nvbandwidth, is_nvbandwidth},
     {InputFormat::p2p_test, is_p2p_test},
+    {InputFormat::kernel_log, is_kernel_log},
 };
 
 }  // namespace
@@ -84,6 +93,9 @@ std::string_view to_string(InputFormat format) {
     case InputFormat::nccl_tests_json: return "nccl_tests_json";
     case InputFormat::nvbandwidth: return "nvbandwidth";
     case InputFormat::p2p_test: return "p2p_test";
+    case InputFormat::kernel_log: return "kernel_log";
+    case InputFormat::smi_table: return "smi_table";
+    case InputFormat::topo_p2p: return "topo_p2p";
     case InputFormat::unknown: return "unknown";
   }
   return "unknown";

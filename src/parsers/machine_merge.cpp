@@ -51,6 +51,7 @@ void fill_ports(core::Reading<std::vector<core::NvLinkPort>>& into, const core::
     fill(it->speed_gbps, p.speed_gbps);
     fill(it->remote, p.remote);
     fill(it->remote_pci_bus_id, p.remote_pci_bus_id);
+    fill(it->error_counters, p.error_counters);
   }
   std::sort(into.value().begin(), into.value().end(), [](const auto& a, const auto& b) { return a.link < b.link; });
 }
@@ -93,6 +94,15 @@ void fill_gpu(core::Gpu& g, const core::Gpu& o) {
   fill(m.retired_pages_pending, n.retired_pages_pending);
 }
 
+// The default nvidia-smi table cuts long names ("NVIDIA RTX 6000 Ada Gene..."): such a name
+// agrees with the whole one it begins.
+bool cut_name_of(const std::string& a, const std::string& b) {
+  const auto cut = [](const std::string& x, const std::string& whole) {
+    return x.size() > 3 && x.compare(x.size() - 3, 3, "...") == 0 && whole.compare(0, x.size() - 3, x, 0, x.size() - 3) == 0;
+  };
+  return cut(a, b) || cut(b, a);
+}
+
 struct GpuView {
   const core::Gpu* gpu;
   std::string file;
@@ -122,7 +132,7 @@ std::optional<core::Error> check_identity(int index, const std::vector<GpuView>&
       }
       const auto& a = *f.get(*first->gpu);
       const auto& b = *r;
-      const bool same = f.bus_id ? core::normalize_pci_bus_id(a) == core::normalize_pci_bus_id(b) : a == b;
+      const bool same = f.bus_id ? core::normalize_pci_bus_id(a) == core::normalize_pci_bus_id(b) : a == b || cut_name_of(a, b);
       if (!same) {
         return core::input_error(fmt::format("GPU {}: {} {} in {} but {} in {}", index, f.what, quoted(a), first->file, quoted(b), v.file));
       }
@@ -210,7 +220,11 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& parts) {
     }
     if (auto err = check_identity(index, views)) return *err;
     core::Gpu g = *views.front().gpu;
-    for (size_t v = 1; v < views.size(); ++v) fill_gpu(g, *views[v].gpu);
+    for (size_t v = 1; v < views.size(); ++v) {
+      fill_gpu(g, *views[v].gpu);
+      const auto& other = views[v].gpu->name;
+      if (g.name.known() && other.known() && other->size() > g.name->size() && cut_name_of(*g.name, *other)) g.name = other;
+    }
     out.gpus.push_back(std::move(g));
   }
 
@@ -224,6 +238,7 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& parts) {
   out.numa_nodes = parts.front().numa_nodes;
   std::string host_file = file_of(parts.front()), driver_file = host_file, cuda_file = host_file;
   std::vector<std::string> notes = parts.front().notes;
+  out.events = parts.front().events;
   std::vector<std::string> disagreements;
   for (size_t i = 1; i < parts.size(); ++i) {
     const auto& p = parts[i];
@@ -237,6 +252,7 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& parts) {
     fill(out.nvswitch_present, p.nvswitch_present);
     fill(out.numa_nodes, p.numa_nodes);
     notes.insert(notes.end(), p.notes.begin(), p.notes.end());
+    out.events.insert(out.events.end(), p.events.begin(), p.events.end());
   }
   notes.insert(notes.end(), disagreements.begin(), disagreements.end());
   out.notes = std::move(notes);

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "parsers/nvlink_link_values.hpp"
 #include "parsers/nvlink_status_cut.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
@@ -25,6 +26,9 @@ struct Port {
   core::NvLinkPort port;
   bool counters = false;          // seen as a "Data Tx/Rx" counter line (nvlink -gt d)
   std::uint64_t traffic_kib = 0;  // Tx + Rx as printed
+  bool detail = false;            // seen only in an error-counter, remote-device or capability line
+  std::vector<core::NvLinkCounter> errors;  // nvlink -e / -ec
+  int remote_link = -1;                     // nvlink -R: the remote device's port number
 };
 
 struct Block {
@@ -34,6 +38,14 @@ struct Block {
   bool all_inactive = false;      // NVML said all links are inactive
   std::string nvml_message;       // any other NVML: line under this GPU
   bool header_cut = false;        // the input ends inside this GPU's header line
+};
+
+// Which nvlink views the Link lines came from, for the source label and notes.
+struct Views {
+  bool errors = false;       // -e / -ec
+  bool remote = false;       // -R
+  bool capabilities = false; // -c
+  int other_values = 0;      // values read but not judged
 };
 
 struct Elision {
@@ -92,9 +104,16 @@ bool has_port(const Block& b, int link) {
 }
 
 // One "Link L: ..." line of a GPU block.
-std::optional<core::Error> read_link(const Line& line, std::string_view text, Block& b, const std::string& file) {
+std::optional<core::Error> read_link(const Line& line, std::string_view text, Block& b, const std::string& file, Views& views) {
   const auto colon = text.find(':');
   int link = -1;
+  // nvlink -c: "Link 0, P2P is supported: true": the port exists; its state is not shown.
+  const auto comma = text.find(',');
+  if (comma != std::string_view::npos && comma < colon && parse_int(trim(text.substr(5, comma - 5)), link) && link >= 0) {
+    port_for(b, link).detail = true;
+    views.capabilities = true;
+    return std::nullopt;
+  }
   if (!parse_int(trim(text.substr(5, colon - 5)), link) || link < 0) {
     return line_error(file, line.number, fmt::format("expected \"Link <number>: ...\", found {}", quoted(text)));
   }
@@ -112,6 +131,24 @@ std::optional<core::Error> read_link(const Line& line, std::string_view text, Bl
     auto& p = port_for(b, link);
     p.counters = true;
     p.traffic_kib += kib;
+    return std::nullopt;
+  }
+  if (const auto v = read_link_value(rest)) {
+    auto& p = port_for(b, link);
+    p.detail = p.detail || !p.port.active.known();
+    if (v->kind == LinkValueKind::counter) {
+      views.errors = true;
+      p.errors.push_back(core::NvLinkCounter{v->name, v->value});
+    } else if (v->kind == LinkValueKind::remote) {
+      views.remote = true;
+      p.port.active = true;  // nvlink -R lists a remote end only for a link that is up
+      p.port.speed_gbps = core::Absent{"nvidia-smi nvlink -R does not show link speed"};
+      p.port.remote_pci_bus_id = v->remote_bus_id;
+      p.remote_link = v->remote_link;
+      p.port.remote = core::Absent{"nvidia-smi nvlink -R names the remote PCI device, not its kind"};
+    } else {
+      ++views.other_values;
+    }
     return std::nullopt;
   }
   if (has_port(b, link)) return line_error(file, line.number, fmt::format("Link {} of GPU {} appears twice", link, gpu));
@@ -161,12 +198,39 @@ std::string elision_note(const Elision& e, const std::vector<Block>& blocks) {
   return fmt::format("input shortened by its author {}", where);
 }
 
-void finish_block(Block& b, const std::string& file, core::Machine& m) {
+// nvlink -R: a remote device with a port numbered 18 or more is not a GPU (GPUs have at most
+// 18 NVLinks, NVLink 4 and 5); it is an NVSwitch (64 ports on NVLink 4 switches).
+void mark_switch_ports(std::vector<Block>& blocks) {
+  std::vector<std::string> switches;
+  for (auto& b : blocks) {
+    for (auto& p : b.ports) {
+      if (!p.port.remote_pci_bus_id.known()) continue;
+      if (std::find(switches.begin(), switches.end(), *p.port.remote_pci_bus_id) != switches.end()) continue;
+      if (p.remote_link >= 18) switches.push_back(*p.port.remote_pci_bus_id);
+    }
+  }
+  for (auto& b : blocks) {
+    for (auto& p : b.ports) {
+      if (p.port.remote_pci_bus_id.known() &&
+          std::find(switches.begin(), switches.end(), *p.port.remote_pci_bus_id) != switches.end()) {
+        p.port.remote = core::NvLinkRemote::nvswitch;
+      }
+    }
+  }
+}
+
+void finish_block(Block& b, const std::string& file, core::Machine& m, const Views& views) {
   const auto gpu = b.gpu.index;
   if (!b.ports.empty()) {
     std::sort(b.ports.begin(), b.ports.end(), [](const Port& x, const Port& y) { return x.port.link < y.port.link; });
     std::vector<core::NvLinkPort> ports;
     for (auto& p : b.ports) {
+      if (p.detail && !p.port.active.known()) {
+        p.port.active = core::Absent{"this nvidia-smi nvlink view does not show link state"};
+        p.port.speed_gbps = core::Absent{"this nvidia-smi nvlink view does not show link speed"};
+      }
+      if (views.errors) p.port.error_counters = p.errors;
+      else p.port.error_counters = core::Absent{"no nvidia-smi nvlink -e in this input"};
       if (p.counters) {
         if (p.traffic_kib > 0) p.port.active = true;
         else p.port.active = core::Absent{"no traffic counted; nvidia-smi nvlink -gt d does not show link state"};
@@ -221,6 +285,7 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   std::vector<Block> blocks;
   std::vector<Elision> elisions;
   std::vector<std::string> cut_notes;
+  Views views;
   size_t last = lines.size();
   while (last > 0 && trim(lines[last - 1].text).empty()) --last;
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -238,14 +303,21 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
         cut_notes.push_back(fmt::format("{}: line {}: the input ends inside the header of GPU {} ({}); its name and UUID are unknown",
                                         file, line.number, index, quoted(t)));
       }
+    } else if (starts_with(t, "Links ") && !blocks.empty()) {
+      // An author's summary of several links ("Links 0-2, 4-5: Replay/Recovery/CRC Errors: 0").
+      cut_notes.push_back(fmt::format("{}: line {}: {} is a summary written by the author, not nvidia-smi output; those links are "
+                                      "not read",
+                                      file, line.number, quoted(t)));
     } else if (is_elision(t)) {
       elisions.push_back(Elision{line.number, blocks.empty() ? -1 : blocks.back().gpu.index});
     } else if (blocks.empty()) {
       if (is_link_line(t)) return line_error(file, line.number, "\"Link\" line before any \"GPU N: NAME (UUID: ...)\" line");
       continue;  // text before the output (a prompt line)
     } else if (is_link_line(t)) {
-      if (auto err = read_link(line, t, blocks.back(), file)) {
-        if (i + 1 != last || !value_looks_cut(trim(t.substr(t.find(':') + 1)))) return *err;
+      if (auto err = read_link(line, t, blocks.back(), file, views)) {
+        const auto value = trim(t.substr(t.find(':') + 1));
+        const bool cut = value_looks_cut(value) || starts_with(value, "Remote Device") || starts_with("Remote Device", value);
+        if (i + 1 != last || !cut) return *err;
         cut_notes.push_back(cut_note(file, line.number, t, blocks.back()));
       }
     } else if (starts_with(t, "NVML:")) {
@@ -269,7 +341,8 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     return std::any_of(b.ports.begin(), b.ports.end(), [](const Port& p) { return p.counters; });
   });
   core::Machine m;
-  m.source = fmt::format("nvidia-smi nvlink {} ({})", counters ? "-gt d" : "-s", file);
+  const char* view = views.errors ? "-e" : views.remote ? "-R" : views.capabilities ? "-c" : counters ? "-gt d" : "-s";
+  m.source = fmt::format("nvidia-smi nvlink {} ({})", view, file);
   m.hostname = core::Absent{kNotInNvlink};
   m.driver_version = core::Absent{kNotInNvlink};
   m.cuda_version = core::Absent{kNotInNvlink};
@@ -283,6 +356,13 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     m.notes.push_back(fmt::format("{} is nvidia-smi nvlink -gt d (traffic counters), not nvlink -s: ports with traffic are taken as active, "
                                   "link speeds are unknown", file));
   }
+  if (views.errors || views.remote || views.capabilities) {
+    m.notes.push_back(fmt::format("{} is nvidia-smi nvlink {}: it does not show which links are up{}", file, view,
+                                  views.remote ? " (a link with a remote device is taken as up)" : ""));
+  }
+  if (views.other_values > 0) {
+    m.notes.push_back(fmt::format("{}: {} per-link values that are not error counts (traffic, BER, FEC) were not judged", file, views.other_values));
+  }
   for (const auto& e : elisions) m.notes.push_back(elision_note(e, blocks));
   m.notes.insert(m.notes.end(), cut_notes.begin(), cut_notes.end());
   if (blocks.back().header_cut) {
@@ -290,8 +370,9 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   } else {
     check_last_block(blocks, file, lines[last - 1].number, m.notes);
   }
+  mark_switch_ports(blocks);
   for (auto& b : blocks) {
-    finish_block(b, file, m);
+    finish_block(b, file, m, views);
     m.gpus.push_back(std::move(b.gpu));
   }
   return m;

@@ -7,12 +7,15 @@
 
 #include "core/text_safety.hpp"
 #include "parsers/input_format.hpp"
+#include "parsers/kernel_log_parser.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
 #include "parsers/p2p_test_parser.hpp"
 #include "parsers/nvlink_status_parser.hpp"
 #include "parsers/smi_query_text_parser.hpp"
 #include "parsers/smi_query_xml_parser.hpp"
+#include "parsers/smi_table_parser.hpp"
+#include "parsers/topo_p2p_parser.hpp"
 #include "parsers/topo_parser.hpp"
 
 namespace gpuvet::parsers {
@@ -44,6 +47,13 @@ core::Result<core::Machine> parse_machine(std::string_view text, const std::stri
     case InputFormat::smi_query_text: return parse_smi_query_text(text, file_name);
     case InputFormat::smi_query_xml: return parse_smi_query_xml(text, file_name);
     case InputFormat::nvlink_status: return parse_nvlink_status(text, file_name);
+    case InputFormat::kernel_log: return parse_kernel_log(text, file_name);
+    case InputFormat::smi_table: return parse_smi_table(text, file_name);
+    case InputFormat::topo_p2p: {
+      auto p2p = parse_topo_p2p(text, file_name);
+      if (!p2p) return p2p.error();
+      return std::move(p2p.value().machine);
+    }
     case InputFormat::nccl_tests_text:
     case InputFormat::nccl_tests_json:
     case InputFormat::nvbandwidth:
@@ -69,9 +79,21 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
     if (!run) return run.error();
     return ParsedFile{std::nullopt, std::nullopt, std::move(run).value()};
   }
+  if (format == InputFormat::topo_p2p) {  // a machine (the GPUs) and the P2P capability of each pair
+    auto p2p = parse_topo_p2p(text, file_name);
+    if (!p2p) return p2p.error();
+    ParsedFile file;
+    file.machine = std::move(p2p.value().machine);
+    file.bandwidth = std::move(p2p.value().access);
+    return file;
+  }
   auto machine = parse_machine(text, file_name);
   if (!machine) {
     if (format != InputFormat::unknown) return machine.error();
+    if (text.find("ROCm System Management Interface") != std::string_view::npos) {
+      return core::input_error(fmt::format("{}: AMD rocm-smi output: gpuvet reads what NVIDIA GPUs and their tools print, not AMD GPUs",
+                                           file_name));
+    }
     return core::input_error(fmt::format(
         "{}: not a recognised format (expected nvidia-smi topo -m, nvidia-smi -q, nvidia-smi -q -x, nvidia-smi "
         "nvlink -s, nccl-tests, nvbandwidth or p2pBandwidthLatencyTest output)",

@@ -244,7 +244,7 @@ std::optional<core::Error> read_field(const GpuField& row, const Node& gpu_node,
 core::Result<core::Gpu> read_gpu(const GpuSection& section, int index, Form form, const std::string& file_name) {
   Context ctx{form, file_name, fmt::format("GPU {} ({})", index, section.header_bus_id)};
   const Node& node = *section.node;
-  if (node.find(form == Form::text ? "Product Name" : "product_name") == nullptr) {
+  if (!section.filtered && node.find(form == Form::text ? "Product Name" : "product_name") == nullptr) {
     return error_at(ctx, node.line,
                     form == Form::text ? "expected a 'Product Name' line in the GPU section"
                                        : "expected a <product_name> element in <gpu>");

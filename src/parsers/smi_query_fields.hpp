@@ -22,6 +22,7 @@ inline constexpr std::string_view kNotInSmiQ = "not in nvidia-smi -q";
 struct GpuSection {
   const Node* node = nullptr;
   std::string header_bus_id;  // as printed in the header / id attribute
+  bool filtered = false;      // nvidia-smi -q -d SECTION: no Product Name by design
 };
 
 // Fills machine-level fields from `root` (the top of the tree) and one Gpu per section, in order.

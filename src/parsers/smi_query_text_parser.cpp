@@ -2,7 +2,10 @@
 // section headers (keeping line numbers), then maps it through the shared field table.
 #include "parsers/smi_query_text_parser.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <utility>
 
 #include "parsers/smi_query_duplicates.hpp"
@@ -111,8 +114,26 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
         "found none",
         file_name, last_line));
   }
+  // nvidia-smi -q -d SECTION[,SECTION] prints only the sections asked for: no Product Name and
+  // no Processes in any GPU section, by design. Read what the sections carry and say which.
+  std::vector<std::string> notes;
+  const bool filtered = std::none_of(gpus.begin(), gpus.end(), [](const smi_query::GpuSection& g) {
+    return g.node->child("Product Name") != nullptr || g.node->child("Processes") != nullptr;
+  });
+  if (filtered) {
+    std::vector<std::string> sections;
+    for (const auto& c : gpus.front().node->children) sections.push_back(c.key);
+    notes.push_back(fmt::format("{} is a filtered nvidia-smi -q (-d): it shows only {}; GPU names and every other section are "
+                                "not in it",
+                                file_name, sections.empty() ? std::string("empty GPU sections") : fmt::format("{}", fmt::join(sections, ", "))));
+    if (gpus.back().node->children.size() < gpus.front().node->children.size()) {
+      notes.push_back(fmt::format("{}: line {}: the last GPU section has fewer entries than the first: the paste looks cut short",
+                                  file_name, last_line_of(*gpus.back().node)));
+    }
+    for (auto& g : gpus) g.filtered = true;
+  }
   // nvidia-smi -q ends every GPU section with "Processes"; without it the paste was cut short.
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
+  for (std::size_t i = 0; i < gpus.size() && !filtered; ++i) {
     if (gpus[i].node->child("Processes") == nullptr) {
       return core::input_error(fmt::format(
           "{}: line {}: GPU {} ({}) section ends without its 'Processes' entry: the output looks truncated "
@@ -122,6 +143,13 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
   }
   auto machine = smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
   if (!machine) return machine.error();
+  if (filtered) {
+    for (auto& g : machine.value().gpus) {
+      if (!g.name.known()) g.name = core::Absent{"not in this filtered nvidia-smi -q -d output"};
+    }
+    machine.value().source = fmt::format("nvidia-smi -q -d ({})", file_name);
+    machine.value().notes.insert(machine.value().notes.end(), notes.begin(), notes.end());
+  }
   return smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::text, file_name);
 }
 

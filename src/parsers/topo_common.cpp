@@ -38,6 +38,10 @@ bool parse_int(std::string_view text, int& out) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
+bool is_normal_bus_id(std::string_view id) {
+  return id.size() == 12 && id[4] == ':' && id[7] == ':' && id[10] == '.';
+}
+
 core::Gpu unknown_gpu(int index, const std::string& reason) {
   using core::Absent;
   const Absent a{reason};
@@ -80,7 +84,26 @@ core::Gpu unknown_gpu(int index, const std::string& reason) {
   return g;
 }
 
-bool is_topo_header(std::string_view line) {
+std::string strip_escape_residue(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] == '[') {
+      size_t j = i + 1;
+      while (j < line.size() && ((line[j] >= '0' && line[j] <= '9') || line[j] == ';')) ++j;
+      if (j > i + 1 && j < line.size() && line[j] == 'm') {
+        i = j;
+        continue;
+      }
+    }
+    out.push_back(line[i]);
+  }
+  return out;
+}
+
+bool is_topo_header(std::string_view raw) {
+  const auto clean = strip_escape_residue(raw);
+  const std::string_view line = clean;
   const auto cells = split_ws(line);
   if (cells.size() < 2 || cells[0] != "GPU0") return false;
   return cells[1] == "GPU1" || line.find("CPU Affinity") != std::string_view::npos;

@@ -20,8 +20,15 @@ core::Error line_error(const std::string& file_name, int line, const std::string
 // Whole decimal number (optional leading '-'); false on anything else or overflow.
 bool parse_int(std::string_view text, int& out);
 
+// True for a PCI address in the form normalize_pci_bus_id gives ("0000:18:00.0").
+bool is_normal_bus_id(std::string_view id);
+
 // A Gpu with this index and every other field absent with `reason`.
 core::Gpu unknown_gpu(int index, const std::string& reason);
+
+// `line` without the residue of ANSI escapes whose ESC byte was lost in copying: "[4m", "[0m",
+// "[1;32m" (nvidia-smi underlines the topo header on a terminal).
+std::string strip_escape_residue(std::string_view line);
 
 // True for a `nvidia-smi topo -m` header line: first cell "GPU0", then "GPU1", or a line that
 // also has "CPU Affinity" (a one-GPU machine). Used by the topo parser and by detect_format.

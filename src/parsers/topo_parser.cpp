@@ -6,8 +6,11 @@
 #include <exception>
 #include <fmt/format.h>
 #include <map>
+#include <optional>
+#include <fmt/ranges.h>
 
 #include "parsers/text_lines.hpp"
+#include "parsers/topo_cells.hpp"
 #include "parsers/topo_common.hpp"
 
 namespace gpuvet::parsers {
@@ -16,6 +19,8 @@ namespace {
 
 constexpr const char* kNotInTopo = "not in nvidia-smi topo -m";
 constexpr const char* kPrintedNa = "nvidia-smi printed N/A";
+// The most NVLinks any GPU has (H100, B200: 18), for telling an NVSwitch from direct links.
+constexpr int kMaxNvlinksPerGpu = 18;
 
 // The columns after the device columns, as newer drivers print them.
 enum class Extra { cpu_affinity, numa_affinity, gpu_numa_id };
@@ -38,6 +43,7 @@ struct Row {
   int line = 0;
   std::vector<core::Link> cells;    // one per device column
   std::vector<std::string> extras;  // values under the affinity columns (GPU rows)
+  bool last_value_cut = false;      // the paste ends inside the row's last value
 };
 
 bool is_gpu_label(std::string_view cell, int& k) {
@@ -174,22 +180,89 @@ core::Error unexpected_row(const Line& line, const Header& h, const std::string&
   return line_error(file, line.number, fmt::format("expected row {} of the matrix, found {}", want, quoted(trim(line.text))));
 }
 
-core::Result<std::vector<Row>> parse_rows(const std::vector<Line>& lines, size_t header_at, const Header& h, const std::string& file) {
+// The rows read. A paste cut short keeps its complete rows: `complete` counts the rows read in
+// full (GPU rows first), and `partial` holds the link cells of a cut last row.
+struct Rows {
   std::vector<Row> rows;
+  size_t complete = 0;
+  std::vector<core::Link> partial;  // cells of the cut row, its last (maybe cut) cell dropped
+  std::vector<std::string> notes;
+  bool glued = false;               // some cells had no separator between them
+};
+
+bool is_last_text(const std::vector<Line>& lines, size_t li) {
+  for (size_t i = li + 1; i < lines.size(); ++i) {
+    if (!trim(lines[i].text).empty()) return false;
+  }
+  return true;
+}
+
+// The link cells of a row cut by the end of the input, up to the first cell that is not one.
+std::vector<core::Link> cut_cells(const Line& line, const std::vector<std::string>& cells) {
+  std::vector<core::Link> out;
+  const bool last_whole = !line.text.empty() && (line.text.back() == ' ' || line.text.back() == '\t');
+  const size_t n = cells.size() - (last_whole ? 0 : 1);
+  for (size_t j = 1; j < n; ++j) {
+    const auto link = core::parse_link(cells[j]);
+    if (!link) break;
+    out.push_back(*link);
+  }
+  return out;
+}
+
+core::Result<Rows> parse_rows(const std::vector<Line>& lines, size_t header_at, const Header& h, const std::string& file,
+                              bool text_ends_without_newline) {
+  Rows out;
+  auto& rows = out.rows;
   for (size_t r = 0; r < h.columns.size(); ++r) {
     const size_t li = header_at + 1 + r;
+    // The paste stops after the GPU rows although the header has NIC columns: the GPU rows
+    // already hold every GPU-NIC path.
+    const bool nic_row = r >= static_cast<size_t>(h.gpu_count);
+    if (r > 0 && (li >= lines.size() || (nic_row && (trim(lines[li].text).empty() || is_last_text(lines, li - 1))))) {
+      if (nic_row) {
+        out.notes.push_back(fmt::format("{}: the matrix stops after the GPU rows (no row {}); the GPU rows give every GPU-NIC path",
+                                        file, h.columns[r]));
+        break;
+      }
+      out.notes.push_back(fmt::format("{}: line {}: the paste ends before row {}", file, lines.back().number, h.columns[r]));
+      break;
+    }
     if (li >= lines.size()) {
       return line_error(file, lines.back().number, fmt::format("expected row {} of the matrix, found end of input", h.columns[r]));
     }
-    const auto cells = split_ws(lines[li].text);
-    if (cells.empty() || cells[0] != h.columns[r]) return unexpected_row(lines[li], h, h.columns[r], file);
+    auto cells = split_ws(lines[li].text);
+    cells = split_glued_cells(cells, out.glued);
+    if (cells.empty() || cells[0] != h.columns[r]) {
+      if (r > 0 && cells.empty() && is_last_text(lines, li)) {
+        out.notes.push_back(fmt::format("{}: line {}: the paste ends before row {}", file, lines[li].number, h.columns[r]));
+        break;
+      }
+      return unexpected_row(lines[li], h, h.columns[r], file);
+    }
     auto row = parse_row(lines[li], cells, h, r, file);
-    if (!row) return row.error();
+    if (!row) {
+      // Only a row cut short by the end of the input is kept in part; any other fault is an error.
+      if (r == 0 || !is_last_text(lines, li) || count_link_cells(cells, 1) >= h.columns.size()) return row.error();
+      out.partial = cut_cells(lines[li], cells);
+      out.notes.push_back(fmt::format("{}: line {}: the paste ends inside row {} ({} of its {} link cells kept)", file,
+                                      lines[li].number, h.columns[r], out.partial.size(), h.columns.size()));
+      break;
+    }
+    // The last line of a paste cut mid-value ("0-23,4"): its last affinity value may be partial.
+    const auto& raw = lines[li].text;
+    if (is_last_text(lines, li) && !row.value().extras.empty() && !raw.empty() && raw.back() != ' ' && raw.back() != '\t' &&
+        text_ends_without_newline) {
+      row.value().last_value_cut = true;
+      out.notes.push_back(fmt::format("{}: line {}: the paste ends inside row {}; its last value {} may be cut and is not used",
+                                      file, lines[li].number, h.columns[r], quoted(row.value().extras.back())));
+    }
     rows.push_back(std::move(row).value());
   }
+  out.complete = rows.size();
   // A further device row means the header and the rows disagree (a GPU5 row under GPU0..GPU3).
   const size_t after = header_at + 1 + h.columns.size();
-  if (after < lines.size()) {
+  if (out.complete == h.columns.size() && after < lines.size()) {
     const auto cells = split_ws(lines[after].text);
     int k = -1;
     if (cells.size() > 1 && (is_gpu_label(cells[0], k) || (starts_with(cells[0], "NIC") && parse_int(cells[0].substr(3), k)))) {
@@ -206,7 +279,8 @@ core::Result<std::vector<Row>> parse_rows(const std::vector<Line>& lines, size_t
                                     core::to_string(rows[a].cells[b]), rows[a].line));
     }
   }
-  return rows;
+  if (out.glued) out.notes.push_back(fmt::format("{}: some cells had no space between them and were split", file));
+  return out;
 }
 
 // "NIC0: mlx5_0" lines of the NIC Legend, after the matrix.
@@ -225,20 +299,47 @@ std::map<std::string, std::string> read_nic_legend(const std::vector<Line>& line
 template <class T>
 core::Reading<T> absent_for_value(const std::string& value) {
   if (value == "N/A") return core::Reading<T>::absent(kPrintedNa);
+  if (value == "(cut)") return core::Reading<T>::absent("the paste ends inside this value");
   return core::Reading<T>::absent("nvidia-smi printed " + quoted(value));
 }
 
-void fill_gpus(core::Machine& m, const Header& h, const std::vector<Row>& rows) {
+// The link between GPUs a and b from the rows read (either direction, or the cut row's cells).
+std::optional<core::Link> known_link(const Rows& r, size_t a, size_t b) {
+  if (a < r.complete) return r.rows[a].cells[b];
+  if (b < r.complete) return r.rows[b].cells[a];
+  if (a == r.complete && b < r.partial.size()) return r.partial[b];
+  if (b == r.complete && a < r.partial.size()) return r.partial[a];
+  return std::nullopt;
+}
+
+void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
   int cpu_col = -1, numa_col = -1;
   for (size_t i = 0; i < h.extras.size(); ++i) {
     if (h.extras[i] == Extra::cpu_affinity) cpu_col = static_cast<int>(i);
     if (h.extras[i] == Extra::numa_affinity) numa_col = static_cast<int>(i);
   }
+  const auto cut_reason = fmt::format("the paste stops before the end of row GPU{}", r.complete);
   core::LinkMatrix links(h.gpu_count);
+  std::vector<std::string> unknown_pairs;
   for (int k = 0; k < h.gpu_count; ++k) {
-    const auto& row = rows[static_cast<size_t>(k)];
-    for (int j = 0; j < h.gpu_count; ++j) links.set(k, j, row.cells[static_cast<size_t>(j)]);
+    for (int j = 0; j < h.gpu_count; ++j) {
+      if (j == k) {
+        links.set(k, j, core::Link{core::LinkKind::self, 0});
+        continue;
+      }
+      const auto link = known_link(r, static_cast<size_t>(k), static_cast<size_t>(j));
+      if (link) links.set(k, j, *link);
+      else if (k < j) unknown_pairs.push_back(fmt::format("GPU{}-GPU{}", k, j));
+    }
     auto g = unknown_gpu(k, kNotInTopo);
+    if (static_cast<size_t>(k) >= r.complete) {
+      g.numa_node = core::Absent{cut_reason};
+      g.cpu_affinity = core::Absent{cut_reason};
+      m.gpus.push_back(std::move(g));
+      continue;
+    }
+    auto row = r.rows[static_cast<size_t>(k)];
+    if (row.last_value_cut) row.extras.back() = "(cut)";
     if (numa_col < 0) {
       g.numa_node = core::Absent{"no NUMA Affinity column in this nvidia-smi topo -m (older driver)"};
     } else {
@@ -250,11 +351,46 @@ void fill_gpus(core::Machine& m, const Header& h, const std::vector<Row>& rows) 
       g.cpu_affinity = core::Absent{"no CPU Affinity column in this nvidia-smi topo -m"};
     } else {
       const auto& v = row.extras[static_cast<size_t>(cpu_col)];
-      g.cpu_affinity = v == "N/A" ? absent_for_value<std::string>(v) : core::Reading<std::string>(v);
+      g.cpu_affinity = v == "N/A" || v == "(cut)" ? absent_for_value<std::string>(v) : core::Reading<std::string>(v);
     }
     m.gpus.push_back(std::move(g));
   }
-  m.links = std::move(links);
+  if (unknown_pairs.empty()) {
+    m.links = std::move(links);
+    return;
+  }
+  const auto shown = unknown_pairs.size() > 6 ? fmt::format("{} pairs such as {}", unknown_pairs.size(), unknown_pairs.front())
+                                              : fmt::format("{}", fmt::join(unknown_pairs, ", "));
+  // Every pair shown is NVk and a GPU with NVk to all n-1 peers would need k*(n-1) NVLinks, more
+  // than the 18 any GPU has: the GPUs meet in an NVSwitch, which gives the pairs not shown NVk too.
+  std::optional<int> k;
+  bool uniform = true;
+  for (int a = 0; a < h.gpu_count && uniform; ++a) {
+    for (int b = a + 1; b < h.gpu_count && uniform; ++b) {
+      const auto link = known_link(r, static_cast<size_t>(a), static_cast<size_t>(b));
+      if (!link) continue;
+      if (!link->is_nvlink() || (k && *k != link->nvlink_count)) uniform = false;
+      k = link->nvlink_count;
+    }
+  }
+  if (uniform && k && *k * (h.gpu_count - 1) > kMaxNvlinksPerGpu) {
+    for (int a = 0; a < h.gpu_count; ++a) {
+      for (int b = 0; b < h.gpu_count; ++b) {
+        if (a != b && !known_link(r, static_cast<size_t>(a), static_cast<size_t>(b))) links.set(a, b, core::Link{core::LinkKind::nvlink, *k});
+      }
+    }
+    m.links = std::move(links);
+    m.notes.push_back(fmt::format("nvidia-smi topo -m cut short: {} of {} GPU rows complete; the links of {} are not shown and "
+                                  "are taken as NV{}: every pair shown is NV{}, and NV{} to {} peers ({} links) is more than a "
+                                  "GPU has ({}), so the GPUs meet in an NVSwitch",
+                                  r.complete, h.gpu_count, shown,
+                                  *k, *k, *k, h.gpu_count - 1, *k * (h.gpu_count - 1), kMaxNvlinksPerGpu));
+    return;
+  }
+  m.links = core::Absent{fmt::format("{}: the links of {} are not in it", cut_reason, shown)};
+  m.notes.push_back(fmt::format("nvidia-smi topo -m cut short: {} of {} GPU rows complete; links of {} unknown, so the "
+                                "interconnect cannot be classified from it",
+                                r.complete, h.gpu_count, shown));
 }
 
 void fill_numa_nodes(core::Machine& m) {
@@ -275,7 +411,7 @@ void fill_numa_nodes(core::Machine& m) {
   m.numa_nodes = std::move(out);
 }
 
-void fill_nics(core::Machine& m, const Header& h, const std::vector<Row>& rows, const std::map<std::string, std::string>& legend) {
+void fill_nics(core::Machine& m, const Header& h, const Rows& r, const std::map<std::string, std::string>& legend) {
   if (h.columns.size() == static_cast<size_t>(h.gpu_count)) {
     m.nics = core::Absent{"no NIC columns in this nvidia-smi topo -m"};
     return;
@@ -299,15 +435,17 @@ void fill_nics(core::Machine& m, const Header& h, const std::vector<Row>& rows, 
     nic.pci_bus_id = a;
     nic.numa_node = a;
     std::vector<core::Link> proximity;
-    for (int k = 0; k < h.gpu_count; ++k) proximity.push_back(rows[static_cast<size_t>(k)].cells[c]);
-    nic.gpu_proximity = std::move(proximity);
+    for (size_t k = 0; k < static_cast<size_t>(h.gpu_count) && k < r.complete; ++k) proximity.push_back(r.rows[k].cells[c]);
+    if (proximity.size() == static_cast<size_t>(h.gpu_count)) nic.gpu_proximity = std::move(proximity);
+    else nic.gpu_proximity = core::Absent{fmt::format("the paste stops before the end of row GPU{}", r.complete)};
     nics.push_back(std::move(nic));
   }
   m.nics = std::move(nics);
 }
 
 core::Result<core::Machine> parse(std::string_view text, const std::string& file) {
-  const auto lines = split_lines(text);
+  auto lines = split_lines(text);
+  for (auto& l : lines) l.text = strip_escape_residue(l.text);
   size_t header_at = lines.size();
   for (size_t i = 0; i < lines.size(); ++i) {
     if (is_topo_header(lines[i].text)) {
@@ -324,8 +462,11 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   auto header = parse_header(lines[header_at], file);
   if (!header) return header.error();
   const auto& h = header.value();
-  auto rows = parse_rows(lines, header_at, h, file);
+  auto rows = parse_rows(lines, header_at, h, file, !text.empty() && text.back() != '\n');
   if (!rows) return rows.error();
+  if (rows.value().complete == 0) {
+    return line_error(file, lines[header_at].number + 1, fmt::format("expected row {} of the matrix after the header", h.columns[0]));
+  }
 
   core::Machine m;
   m.source = fmt::format("nvidia-smi topo -m ({})", file);
@@ -334,9 +475,23 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   m.cuda_version = core::Absent{kNotInTopo};
   m.attached_gpus = h.gpu_count;
   m.nvswitch_present = core::Absent{"topo -m does not show NVSwitches"};
+  m.notes = rows.value().notes;
   fill_gpus(m, h, rows.value());
   fill_numa_nodes(m);
   fill_nics(m, h, rows.value(), read_nic_legend(lines, header_at + 1 + h.columns.size()));
+  if (m.links.known() && looks_like_topo_mp(lines, header_at + 1)) {
+    bool nvlink = false;
+    for (int a = 0; a < m.links->size(); ++a) {
+      for (int b = 0; b < m.links->size(); ++b) nvlink = nvlink || m.links->at(a, b).is_nvlink();
+    }
+    if (!nvlink) {
+      m.source = fmt::format("nvidia-smi topo -mp ({})", file);
+      m.links = core::Absent{"nvidia-smi topo -mp shows PCIe paths only: it cannot show NVLink"};
+      m.notes.push_back(fmt::format("{} is nvidia-smi topo -mp (PCIe paths only): NVLink cannot be seen in it, so the "
+                                    "interconnect is not classified; give nvidia-smi topo -m or nvlink -s",
+                                    file));
+    }
+  }
   return m;
 }
 

@@ -44,6 +44,15 @@ TEST(GpuMissing, IndexGapsWithoutAttachedCountWarn) {
   EXPECT_EQ(f[0].message, "The input lists 3 GPUs but their indices run to 7: GPUs 2-6 not shown");
 }
 
+TEST(GpuMissing, IndexGapsExplainedByAnElisionAreNotMissing) {
+  // nvidia-smi nvlink -s with "...." where the author cut GPUs 0-2 (corpus: azhpc-diagnostics #73).
+  auto m = machine(4, kH100);
+  m.attached_gpus = core::Reading<int>::absent("nvidia-smi nvlink -s does not state it");
+  m.gpus.erase(m.gpus.begin(), m.gpus.begin() + 3);
+  m.notes.push_back("GPUs 0-2 elided in input (\"...\" on line 1)");
+  EXPECT_TRUE(with_code(judge(m), "gpu_missing").empty());
+}
+
 TEST(GpuMissing, ExpectedCountDiffers) {
   auto m = machine(4, kH100);
   Expectations e;

@@ -166,7 +166,33 @@ std::vector<GalleryEntry> gallery() {
     m.nics = std::vector<core::Nic>{nic("NIC0", "ACTIVE", 400), nic("NIC1", "DOWN", 400)};
     out.push_back({"nic-down", m, {}});
   }
+  out.push_back({"logged-trouble", logged_trouble_machine(), {}});
   return out;
+}
+
+core::Machine logged_trouble_machine() {
+  auto m = machine(2, kH100);
+  m.gpus[0].pci_bus_id = std::string("0000:18:00.0");
+  m.gpus[1].pci_bus_id = std::string("0000:2a:00.0");
+  m.gpus[1].mig_enabled = true;
+  core::NvLinkPort port;
+  port.link = 3;
+  port.active = true;
+  port.error_counters = std::vector<core::NvLinkCounter>{{"Replay Errors", 12}, {"CRC Errors", 65535}, {"Recovery Errors", 0}};
+  m.gpus[0].nvlinks = std::vector<core::NvLinkPort>{port};
+  const auto event = [](core::GpuEventKind kind, const char* bus, int xid, const char* text) {
+    core::GpuEvent e;
+    e.kind = kind;
+    e.pci_bus_id = std::string(bus);
+    e.xid = xid;
+    e.text = text;
+    e.where = "k.txt: line 1";
+    return e;
+  };
+  m.events = {event(core::GpuEventKind::xid, "0000:18:00.0", 48, "Xid (PCI:0000:18:00): 48, pid=1, DBE"),
+              event(core::GpuEventKind::fallen_off_bus, "0000:2a:00.0", 0, "GPU at 0000:2a:00.0 has fallen off the bus."),
+              event(core::GpuEventKind::inforom_corrupted, "0000:18:00.0", 0, "WARNING: infoROM is corrupted at gpu 0000:18:00.0")};
+  return m;
 }
 
 }  // namespace gpuvet::analysis::testing

@@ -50,5 +50,8 @@ struct GalleryEntry {
 };
 // Machines that between them make the judge emit every code in finding_catalog().
 std::vector<GalleryEntry> gallery();
+// Two H100s with kernel-log events (Xid 48 on GPU 0, GPU 1 fallen off the bus, GPU 0 infoROM
+// corrupted), NVLink error counters on GPU 0 (one saturated at 65535) and MIG on GPU 1.
+core::Machine logged_trouble_machine();
 
 }  // namespace gpuvet::analysis::testing

@@ -1,0 +1,33 @@
+// nvidia-smi -q -d SECTION[,SECTION]: filtered by design (no Product Name, no Processes); the
+// GPUs and what the sections carry are read, and a note says which sections were present.
+#include "parsers/smi_query_text_parser.hpp"
+
+#include <gtest/gtest.h>
+
+#include "topo_test_fixtures.hpp"
+
+namespace gpuvet::parsers {
+namespace {
+
+TEST(SmiQueryFiltered, SectionsAreReadAndNamed) {
+  const auto r = parse_smi_query_text(testing::read_fixture("malformed/written-smi-q-d-memory-ecc-2gpu.txt"), "d.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& m = r.value();
+  EXPECT_EQ(m.source, "nvidia-smi -q -d (d.txt)");
+  ASSERT_EQ(m.gpus.size(), 2u);
+  EXPECT_EQ(*m.gpus[1].memory_total_mib, 81920u);
+  EXPECT_TRUE(*m.gpus[0].ecc_enabled);
+  EXPECT_EQ(*m.gpus[1].pci_bus_id, "0000:9e:00.0");
+  EXPECT_EQ(m.gpus[0].name.reason(), "not in this filtered nvidia-smi -q -d output");
+  EXPECT_EQ(m.notes.back(),
+            "d.txt is a filtered nvidia-smi -q (-d): it shows only FB Memory Usage, BAR1 Memory Usage, Conf Compute "
+            "Protected Memory Usage, ECC Mode, ECC Errors; GPU names and every other section are not in it");
+}
+
+TEST(SmiQueryFiltered, AFullOutputCutShortIsStillAnError) {
+  const std::string cut = "Attached GPUs : 1\nGPU 00000000:18:00.0\n    Product Name : NVIDIA H100 80GB HBM3\n";
+  EXPECT_FALSE(parse_smi_query_text(cut, "q.txt").ok());
+}
+
+}  // namespace
+}  // namespace gpuvet::parsers
