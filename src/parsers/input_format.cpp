@@ -43,7 +43,7 @@ bool is_nvlink_status(std::string_view, const std::vector<Line>& lines) {
     std::string rest;
     if (!is_nvlink_gpu_line(lines[i].text, index, rest) || rest.find("(UUID:") == std::string::npos) continue;
     const auto next = trim(lines[i + 1].text);
-    if (starts_with(next, "Link ") || starts_with(next, "NVML:")) return true;
+    if (starts_with(next, "Link ") || starts_with(next, "NVML:") || starts_with(next, "NVLE:")) return true;
   }
   return false;
 }

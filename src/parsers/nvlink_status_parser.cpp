@@ -38,6 +38,7 @@ struct Block {
   bool all_inactive = false;      // NVML said all links are inactive
   std::string nvml_message;       // any other NVML: line under this GPU
   bool header_cut = false;        // the input ends inside this GPU's header line
+  std::string info;               // nvlink -info values ("NVLE: disabled, MSE: 14:4:0, ...")
 };
 
 // Which nvlink views the Link lines came from, for the source label and notes.
@@ -46,7 +47,9 @@ struct Views {
   bool remote = false;       // -R
   bool capabilities = false; // -c
   int other_values = 0;      // values read but not judged
+  bool info = false;         // -info: NVLE state and NVLink firmware versions, no links
 };
+
 
 struct Elision {
   int line = 0;
@@ -59,6 +62,15 @@ bool is_elision(std::string_view text) {
 }
 
 bool is_link_line(std::string_view text) { return starts_with(text, "Link ") && text.find(':') != std::string_view::npos; }
+
+// A line of nvidia-smi nvlink -info under a GPU: "NVLE: disabled", "Firmware Version:",
+// "MSE: 14:4:0", "NETIR UPHY: 7:0:0".
+bool is_info_line(std::string_view t, bool info_seen) {
+  if (starts_with(t, "NVLE:") || starts_with(t, "Firmware Version")) return true;
+  if (!info_seen || is_link_line(t)) return false;
+  const auto colon = t.find(':');
+  return colon != std::string_view::npos && colon > 0 && std::isupper(static_cast<unsigned char>(t[0]));
+}
 
 // A header is cut when the input ends inside it: "GPU 7: NVIDIA H8" or "... (UUID: GPU-47". Its
 // name (without "(UUID:") and UUID may be partial, so both stay unknown rather than a false
@@ -325,6 +337,10 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
       std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
       if (lower.find("inactive") != std::string::npos) blocks.back().all_inactive = true;
       else blocks.back().nvml_message = "nvidia-smi printed " + quoted(t);
+    } else if (is_info_line(t, views.info)) {
+      views.info = true;
+      auto& b = blocks.back();
+      if (!starts_with(t, "Firmware Version")) b.info += (b.info.empty() ? "" : ", ") + std::string(t);
     } else if (i + 1 == last && looks_cut(t)) {
       cut_notes.push_back(cut_note(file, line.number, t, blocks.back()));
     } else if (gpu_or_link_follows(lines, i + 1)) {
@@ -341,7 +357,7 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     return std::any_of(b.ports.begin(), b.ports.end(), [](const Port& p) { return p.counters; });
   });
   core::Machine m;
-  const char* view = views.errors ? "-e" : views.remote ? "-R" : views.capabilities ? "-c" : counters ? "-gt d" : "-s";
+  const char* view = views.errors ? "-e" : views.remote ? "-R" : views.capabilities ? "-c" : views.info ? "-info" : counters ? "-gt d" : "-s";
   m.source = fmt::format("nvidia-smi nvlink {} ({})", view, file);
   m.hostname = core::Absent{kNotInNvlink};
   m.driver_version = core::Absent{kNotInNvlink};
@@ -369,6 +385,13 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     blocks.back().nvml_message = "the input ends inside this GPU's header line";
   } else {
     check_last_block(blocks, file, lines[last - 1].number, m.notes);
+  }
+  if (views.info) {
+    m.notes.push_back(fmt::format("{} is nvidia-smi nvlink -info: NVLink encryption (NVLE) and firmware versions, no links", file));
+    for (auto& b : blocks) {
+      if (!b.info.empty()) m.notes.push_back(fmt::format("GPU {}: {}", b.gpu.index, b.info));
+      if (b.ports.empty() && b.nvml_message.empty()) b.nvml_message = "nvidia-smi nvlink -info does not list the links";
+    }
   }
   mark_switch_ports(blocks);
   for (auto& b : blocks) {

@@ -84,3 +84,24 @@ TEST(NvlinkCapabilities, PortsListedStateUnknown) {
 
 }  // namespace
 }  // namespace gpuvet::parsers
+
+namespace gpuvet::parsers {
+namespace {
+
+TEST(NvlinkInfo, FirmwareLinesAreNotesAndLinksStayUnknown) {
+  const auto r = parse_nvlink_status(
+      testing::read_fixture("corpus/other/4x-gb200-nvlink-info-firmware-k8s-test-infra-371-truncated.txt"), "i.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& m = r.value();
+  EXPECT_EQ(m.source, "nvidia-smi nvlink -info (i.txt)");
+  ASSERT_EQ(m.gpus.size(), 3u);
+  EXPECT_EQ(*m.gpus[0].name, "NVIDIA GB200");
+  EXPECT_FALSE(m.gpus[0].nvlinks.known());
+  EXPECT_EQ(m.gpus[0].nvlinks.reason(), "nvidia-smi nvlink -info does not list the links");
+  EXPECT_TRUE(std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& n) {
+    return n == "GPU 0: NVLE: disabled, MSE: 14:4:0, NETIR: 36:2014:1862, NETIR UPHY: 7:0:0, NETIR CLN: 0:9:0, NETIR DLN: 0:9:0";
+  }));
+}
+
+}  // namespace
+}  // namespace gpuvet::parsers
