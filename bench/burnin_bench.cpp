@@ -1,13 +1,17 @@
 // Burn-in costs on the simulator: how many virtual hours of an 8-GPU burn-in the simulator runs
 // per wall second (model alone, and the whole run with the SQLite store in memory and on disk),
-// and what the sampler + store costs per GPU per tick. Run:
+// what the sampler + store costs per GPU per tick, and what reading a stored hour back into the
+// streaming judge costs. Run:
 //   cmake -DGPUVET_BUILD_BENCH=ON ... && build/<dir>/bench/gpuvet_burnin_bench
+// Peak memory and end-to-end times of the commands: bench/burnin_budgets.sh.
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <memory>
 #include <string>
 
+#include "analysis/burnin_judge.hpp"
 #include "backends/sim/burnin_sim_backends.hpp"
 #include "probes/burnin_runner.hpp"
 #include "telemetry/telemetry_store.hpp"
@@ -48,10 +52,10 @@ void BM_BurninModelOnly(benchmark::State& state) {
 BENCHMARK(BM_BurninModelOnly)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // A whole simulated 1 h burn-in of 8 GPUs at 1 s: model, runner, store (memory or file), no judge.
-void run_once(const std::string& path) {
+std::unique_ptr<telemetry::TelemetryStore> run_once(const std::string& path) {
   auto sim = make_sim();
   platform::ManualClock clock;
-  platform::SteadyClock wall;
+  static platform::SteadyClock wall;  // the store keeps pacing its commits with it
   core::BurninRunInfo run;
   run.interval_s = 1;
   run.planned_duration_s = 3600;
@@ -62,6 +66,7 @@ void run_once(const std::string& path) {
   plan.duration_s = 3600;
   auto outcome = probes::run_burnin(plan, *sim.telemetry, *sim.stress, *store.value(), clock);
   if (!outcome) std::abort();
+  return std::move(store).value();
 }
 
 void BM_BurninRunInMemory(benchmark::State& state) {
@@ -85,6 +90,22 @@ void BM_BurninRunOnDisk(benchmark::State& state) {
   state.counters["virtual_h_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_BurninRunOnDisk)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Reading a stored hour of 8 GPUs back (decoding every tick row) into the streaming judge, as
+// `gpuvet burnin` and `gpuvet report --db` do after the run.
+void BM_ReadAndJudgePerHour(benchmark::State& state) {
+  auto store = run_once(":memory:");
+  for (auto _ : state) {
+    std::unique_ptr<analysis::BurninJudge> judge;
+    auto header = store->read_back(
+        [&](const core::BurninRecord& h) { judge = std::make_unique<analysis::BurninJudge>(h.run, h.gpus); },
+        [&](const core::TelemetrySample& s) { judge->on_sample(s); });
+    if (!header) std::abort();
+    benchmark::DoNotOptimize(judge->finish(header->run.status));
+  }
+  state.counters["virtual_h_per_s"] = benchmark::Counter(static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_ReadAndJudgePerHour)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // One GPU-tick: sample (simulated source), poll the load, append to the on-disk store, and end
 // the tick every 8 GPU-ticks (commits when due, as in a run).
