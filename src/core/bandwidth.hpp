@@ -31,9 +31,13 @@ struct BandwidthRun {
   Reading<std::string> tool_version;
   Reading<std::string> driver_version;
   std::vector<std::string> device_names;          // by CUDA device index
+  std::vector<std::string> device_bus_ids;        // by CUDA device index, normalised; "" when not printed
   Reading<std::vector<std::vector<bool>>> p2p_access;  // [i][j]: device i can access j (p2p test)
   std::vector<BandwidthMatrix> matrices;
   std::vector<std::string> notes;     // elided lines, a run that stopped on an assertion, ...
+  // The tool's own words that the run failed, quoted with their line ("line 19: ASSERT in
+  // expression h_errorFlag == 0 ..."): assertions, data-check miscompares, CUDA errors, crashes.
+  std::vector<std::string> failures;
 };
 
 // What the judge makes of one matrix: its spread and the envelope it expected.

@@ -28,6 +28,15 @@ struct CollectiveRow {
   CollectiveResult in_place;
 };
 
+// One "Rank N ... on HOST device D [BUS] NAME" line of the log.
+struct RankDevice {
+  int rank = 0;
+  std::string host;     // as printed; "" when the line names none
+  int device = -1;      // CUDA device index on that host
+  std::string bus_id;   // normalised "0000:21:00.0"; "" when the log prints none (or only 0x00)
+  std::string name;     // "NVIDIA H200"
+};
+
 struct CollectiveRun {
   std::string op;                          // "all_reduce", "all_gather", "alltoall", ... (nccl-tests names)
   Reading<int> ranks;                      // total ranks (GPUs) in the communicator
@@ -38,6 +47,14 @@ struct CollectiveRun {
   Reading<double> printed_avg_busbw_gbps;  // "# Avg bus bandwidth" as nccl-tests printed it
   std::string source;                      // "nccl-tests (<file>)"
   std::vector<std::string> notes;
+  std::vector<RankDevice> rank_devices;    // the Rank lines, by rank (may be a partial list)
+  // The run's own words that it failed, quoted with their line ("line 12: NCCL failure ...
+  // 'unhandled cuda error'"): NCCL failure / Test failure lines, "Out of bounds values : N FAILED",
+  // a crash; NCCL WARN lines when no result row followed. Empty when the log shows none.
+  std::vector<std::string> failures;
+  // > 1 when the file held that many separate runs of the same test, each of one process
+  // (nccl-tests built without MPI and started under mpirun): this run is one of them.
+  int separate_runs = 1;
 };
 
 // What the judge makes of one run: the numbers a buyer compares and the envelope it expected.

@@ -134,7 +134,9 @@ bool fits(const OpSpec& s, const std::vector<core::CollectiveRow>& rows, const N
     if (row.root && (s.root == Root::rooted) != (*row.root >= 0)) return false;
   }
   const std::uint64_t k = size_per_count(rows);
-  if (k != 0 && s.count_per_rank && (k < 2 || (ranks && k != static_cast<std::uint64_t>(*ranks)))) return false;
+  // k = 1 fits a per-rank count only on a run known to have one rank (then it fits sendrecv too).
+  const bool one_rank = ranks && *ranks == 1;
+  if (k != 0 && s.count_per_rank && ((k < 2 && !one_rank) || (ranks && k != static_cast<std::uint64_t>(*ranks)))) return false;
   if (k != 0 && !s.count_per_rank && k != 1) return false;
   const auto iv = ratio_interval(rows, precision);
   if (!iv) return true;
@@ -222,6 +224,14 @@ std::string choose_nccl_op(const std::optional<std::string>& binary_op,
                       " (it fits: " + (candidates.empty() ? std::string("none") : join(candidates)) + ")");
     }
     return *binary_op;
+  }
+  // On one rank alltoall and sendrecv print the same table (size = count x bytes, busbw = algbw x 0
+  // or x 1 of nothing moved): neither the table nor a file name can tell them apart.
+  const auto has = [&](const char* op) { return std::find(candidates.begin(), candidates.end(), op) != candidates.end(); };
+  if (ranks && *ranks == 1 && has("alltoall") && has("sendrecv")) {
+    notes.push_back("op unknown: a single-rank table cannot tell alltoall from sendrecv (it fits " + join(candidates) +
+                    "); name the *_perf binary in the log");
+    return "unknown";
   }
   if (candidates.size() == 1) {
     notes.push_back("op " + candidates[0] + " inferred from the table (no *_perf binary named in the log): "

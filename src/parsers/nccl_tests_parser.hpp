@@ -23,13 +23,26 @@ namespace gpuvet::parsers {
 // - device_names, nccl_version ("NCCL version x.y.z" or nccl-tests' "nccl-library=CODE"),
 //   printed_avg_busbw_gbps ("# Avg bus bandwidth : X").
 // Errors (core::ErrorKind::bad_input) name the file and line: a row (a line whose first two
-// cells are integers) with the wrong cell count or a non-numeric cell; a header with no rows;
-// a second table after the first; no table at all. Never throws.
+// cells are integers) with the wrong cell count or a non-numeric cell, unless it is the last line;
+// nothing of nccl-tests at all. Never throws.
+// A log that shows no result row (a header only, a run that hung, NCCL died at init) is a run
+// with no rows, not an error: ranks and devices come from its Rank lines and `failures` quote the
+// lines that say it failed ("NCCL failure ...", "Test failure", "Out of bounds values : N FAILED",
+// a crash; NCCL WARN lines when no result followed). A paste cut inside its last row or Rank line
+// keeps what is before it, with a note. Rank lines that do not start at 0 (a partial paste) leave
+// ranks and nodes absent ("at least N"). Returns the first run of the file (see below).
 core::Result<core::CollectiveRun> parse_nccl_tests(std::string_view text, const std::string& file_name);
 
-// True when the text looks like nccl-tests output: the "#  size  count  type" column header,
-// the "# nThread .. nGpus" / "# Collective test starting" header, or table rows behind an
-// srun "N: " prefix.
+// Every run in the file: a header after rows starts another; the same Rank line or row size
+// appearing again (processes not joined by MPI print theirs interleaved) belongs to the next run.
+// Runs of the same op over the same sizes get separate_runs = their number; an identical table
+// pasted twice is read once.
+core::Result<std::vector<core::CollectiveRun>> parse_nccl_tests_runs(std::string_view text, const std::string& file_name);
+
+// True when the text looks like nccl-tests output: the "#  size  count  type" (or 2018
+// "# bytes N type") column header, the "# nThread .. nGpus" / "# Collective test starting"
+// header, a "# Rank N ... device D [..] NAME" line, "host:pid:tid [n] NCCL INFO|WARN" lines, or
+// table rows behind an srun "N: " prefix or under the "(B) (elements)" units line.
 bool looks_like_nccl_tests(std::string_view text);
 
 // The JSON document nccl-tests writes with -J FILE.json (format version 3 of src/util.cu:

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "parsers/bandwidth_plausibility.hpp"
+#include "parsers/benchmark_log_lines.hpp"
 #include "parsers/nvbandwidth_matrix_text.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
@@ -49,6 +50,20 @@ bool is_assertion(std::string_view t) {
 
 bool is_status_line(std::string_view t) { return starts_with(t, "ERROR") || starts_with(t, "Error:"); }
 
+// The data check after a copy found bytes it did not write (nvbandwidth memcpy.cpp
+// memcmpPatternHelper: "Invalid value when checking the pattern at 0x...", nvbandwidth#34).
+bool is_data_check_line(std::string_view t) {
+  return t.find("checking the pattern") != std::string_view::npos || t.find("miscompare") != std::string_view::npos ||
+         t.find("Miscompare") != std::string_view::npos;
+}
+
+// A testcase key nvbandwidth prints in its SUM lines (grep'ed pastes keep only those).
+bool is_nvbandwidth_key(std::string_view k) {
+  return k.find("memcpy") != std::string_view::npos || k.find("latency") != std::string_view::npos ||
+         k.find("local_copy") != std::string_view::npos || k.find("_ce") != std::string_view::npos ||
+         k.find("_sm") != std::string_view::npos;
+}
+
 // A line that ends a matrix's rows.
 bool ends_rows(std::string_view t) {
   return t.empty() || starts_with(t, "SUM ") || starts_with(t, "&&&&") || !keyed_line(t, "Running ").empty() ||
@@ -80,6 +95,15 @@ std::string strip_pci_id(std::string_view name) {
   return colons == 2 ? std::string(trim(name.substr(0, open))) : std::string(name);
 }
 
+// "NVIDIA H100 80GB HBM3 (00000000:1b:00)" -> "0000:1b:00.0"; "" when no PCI id is printed.
+std::string pci_id_of(std::string_view name) {
+  const auto open = name.rfind(" (");
+  if (open == std::string_view::npos || name.back() != ')') return {};
+  const auto id = std::string(name.substr(open + 2, name.size() - open - 3)) + ".0";
+  const auto normal = core::normalize_pci_bus_id(id);
+  return normal == id ? std::string() : normal;
+}
+
 class Walker {
  public:
   Walker(const std::vector<Line>& lines, const std::string& file) : lines_(lines), file_(file) {
@@ -97,7 +121,7 @@ class Walker {
       if (!next) return next.error();
       i = next.value();
     }
-    if (!running_.empty() && in_running_ == 0) not_finished("the output ends");
+    if (!running_.empty() && in_running_ == 0) not_finished(cut_ ? "the paste is cut" : "the output ends");
     if (run_.matrices.empty() && !saw_testcase_) {
       const int last = lines_.empty() ? 1 : lines_.back().number;
       return line_error(file_, last,
@@ -113,6 +137,7 @@ class Walker {
     const auto& line = lines_[i];
     const auto t = trim(line.text);
     if (t.empty()) return i + 1;
+    if (is_data_check_line(t) || is_crash_line(t)) run_.failures.push_back(quote_line(line.number, t));
     if (is_elision(t)) {
       run_.notes.push_back(fmt::format("line {}: lines elided (\"{}\") in the pasted output", line.number, t));
       elided_ = true;
@@ -135,8 +160,12 @@ class Walker {
     int index = -1;
     if (colon == std::string_view::npos || !parse_int(trim(t.substr(7, colon - 7)), index) || index < 0 || index > 4096) return;
     const auto name = strip_pci_id(trim(t.substr(colon + 1)));
-    if (static_cast<size_t>(index) >= run_.device_names.size()) run_.device_names.resize(static_cast<size_t>(index) + 1);
+    if (static_cast<size_t>(index) >= run_.device_names.size()) {
+      run_.device_names.resize(static_cast<size_t>(index) + 1);
+      run_.device_bus_ids.resize(static_cast<size_t>(index) + 1);
+    }
     run_.device_names[static_cast<size_t>(index)] = name;
+    run_.device_bus_ids[static_cast<size_t>(index)] = pci_id_of(trim(t.substr(colon + 1)));
   }
 
   // Closes the open testcase before another starts; one that printed nothing is an error
@@ -184,6 +213,7 @@ class Walker {
   }
 
   void record_status(const Line& line, std::string_view t) {
+    if (is_assertion(t)) run_.failures.push_back(quote_line(line.number, t));
     if (!running_.empty() && in_running_ == 0 && status_.empty()) {
       status_ = std::string(t);
       if (is_status_line(t)) {  // the testcase failed; the run goes on
@@ -229,7 +259,15 @@ class Walker {
     size_t k = h + 1;
     for (; k < lines_.size() && !ends_rows(trim(lines_[k].text)); ++k) {
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
-      if (!ok) return ok.error();
+      if (ok) continue;
+      // Only a short last row is a cut paste; a complete row with a bad cell stays an error.
+      if (!is_last_line(lines_, k) || split_ws(lines_[k].text).size() > header.size()) return ok.error();
+      // A paste cut inside its last line: keep the complete rows before it.
+      run_.notes.push_back(fmt::format("line {}: the paste ends inside this row of {} ({}); the row is not read",
+                                       lines_[k].number, name, quoted(trim(lines_[k].text))));
+      cut_ = true;
+      k = lines_.size();
+      break;
     }
     if (m.values.empty()) {
       if (k >= lines_.size()) return k;
@@ -256,7 +294,26 @@ class Walker {
     }
     const size_t next = static_cast<size_t>(&line - lines_.data()) + 1;
     if (run_.matrices.empty() || !last_matrix_open_) {
-      run_.notes.push_back(fmt::format("line {}: SUM {} without its matrix", line.number, cells[at]));
+      if (!running_.empty() || !is_nvbandwidth_key(cells[at])) {
+        run_.notes.push_back(fmt::format("line {}: SUM {} without its matrix", line.number, cells[at]));
+        return next;
+      }
+      // Output filtered down to its SUM lines (grep SUM): the total is all there is of this testcase.
+      if (const auto why = implausible_gbps(v, kMaxPlausibleGbps * 4096.0); why && !starts_with(cells[at], "host_device_latency")) {
+        return line_error(file_, line.number, fmt::format("SUM {} {} {}", cells[at], cells[at + 1], *why));
+      }
+      core::BandwidthMatrix m;
+      m.testcase = cells[at];
+      m.title = std::string(t);
+      m.printed_sum = v;
+      m.status = core::Absent{"only the SUM line is in the paste"};
+      run_.matrices.push_back(std::move(m));
+      saw_testcase_ = true;
+      if (!sum_only_noted_) {
+        run_.notes.push_back(fmt::format("line {}: SUM lines without their matrices (output filtered to its SUM lines?): "
+                                         "totals only, no per-GPU or per-pair value to judge", line.number));
+        sum_only_noted_ = true;
+      }
       return next;
     }
     auto& m = run_.matrices.back();
@@ -284,13 +341,15 @@ class Walker {
   bool elided_ = false;
   bool saw_testcase_ = false;
   bool last_matrix_open_ = false;  // the last matrix may still take its SUM line
+  bool cut_ = false;               // the paste ends inside a row
+  bool sum_only_noted_ = false;
 };
 
 }  // namespace
 
 core::Result<core::BandwidthRun> parse_nvbandwidth(std::string_view text, const std::string& file_name) {
   try {
-    const auto lines = split_lines(text);
+    const auto lines = benchmark_lines(text);
     return Walker(lines, file_name).walk();
   } catch (const std::exception& e) {
     return core::internal_error(fmt::format("{}: parsing nvbandwidth output failed: {}", file_name, e.what()));
@@ -298,10 +357,15 @@ core::Result<core::BandwidthRun> parse_nvbandwidth(std::string_view text, const 
 }
 
 bool looks_like_nvbandwidth(std::string_view text) {
-  const auto lines = split_lines(text);
+  const auto lines = benchmark_lines(text);
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto t = trim(lines[i].text);
     if (starts_with(t, "nvbandwidth Version")) return true;
+    if (starts_with(t, "SUM ")) {
+      const auto cells = split_ws(t);
+      double v = 0;
+      if (cells.size() == 3 && is_key(cells[1]) && is_nvbandwidth_key(cells[1]) && parse_decimal(cells[2], v)) return true;
+    }
     if (keyed_line(t, "Running ").empty()) continue;
     for (size_t j = i + 1; j < lines.size(); ++j) {
       const auto n = trim(lines[j].text);

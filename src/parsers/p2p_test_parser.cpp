@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "parsers/benchmark_log_lines.hpp"
 #include "parsers/nvbandwidth_matrix_text.hpp"
 #include "parsers/text_lines.hpp"
 #include "parsers/topo_common.hpp"
@@ -56,6 +57,7 @@ class Walker {
     while (i < lines_.size()) {
       const auto t = trim(lines_[i].text);
       core::Result<size_t> next = i + 1;
+      if (is_crash_line(t) || is_test_failure(t)) run_.failures.push_back(quote_line(lines_[i].number, t));
       if (starts_with(t, "Device:")) read_device(t);
       else if (starts_with(t, "Device=")) read_peer_line(t);
       else if (t == kConnectivity) next = read_connectivity(i);
@@ -63,7 +65,7 @@ class Walker {
       if (!next) return next.error();
       i = next.value();
     }
-    if (run_.matrices.empty() && !connectivity_) {
+    if (run_.matrices.empty() && !connectivity_ && run_.device_names.empty() && peer_lines_.empty() && run_.failures.empty()) {
       const int last = lines_.empty() ? 1 : lines_.back().number;
       return line_error(file_, last,
                         fmt::format("{} without a p2pBandwidthLatencyTest matrix (a \"... Bandwidth Matrix (GB/s)\", "
@@ -83,8 +85,35 @@ class Walker {
     auto rest = t.substr(comma + 1);
     const auto bus = rest.find(", pciBusID");
     const auto idx = static_cast<size_t>(index);
-    if (idx >= run_.device_names.size()) run_.device_names.resize(idx + 1);
+    if (idx >= run_.device_names.size()) {
+      run_.device_names.resize(idx + 1);
+      run_.device_bus_ids.resize(idx + 1);
+    }
     run_.device_names[idx] = std::string(trim(rest.substr(0, bus)));
+    run_.device_bus_ids[idx] = bus_id_of(rest);
+  }
+
+  // ", pciBusID: 1b, pciDeviceID: 0, pciDomainID:0" -> "0000:1b:00.0" (the sample prints hex).
+  static std::string bus_id_of(std::string_view rest) {
+    auto field = [&](std::string_view key) -> std::string {
+      const auto at = rest.find(key);
+      if (at == std::string_view::npos) return {};
+      auto v = trim(rest.substr(at + key.size()));
+      v = v.substr(0, v.find(','));
+      return std::string(trim(v));
+    };
+    const auto bus = field("pciBusID:");
+    const auto dev = field("pciDeviceID:");
+    const auto dom = field("pciDomainID:");
+    if (bus.empty() || bus.size() > 2 || bus.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos) return {};
+    const auto id = fmt::format("{}:{}:{}.0", dom.empty() ? "0" : dom, bus, dev.empty() ? "0" : dev);
+    const auto normal = core::normalize_pci_bus_id(id);
+    return normal.size() == 12 ? normal : std::string();
+  }
+
+  // The sample's own verdict lines when it fails ("Test failed!", checkCudaErrors' "CUDA error at").
+  static bool is_test_failure(std::string_view t) {
+    return starts_with(t, "Test failed") || starts_with(t, "FAILED") || t.find("Result = FAIL") != std::string_view::npos;
   }
 
   // "Device=0 CAN Access Peer Device=1" / "Device=1 CANNOT Access Peer Device=0"
@@ -100,8 +129,9 @@ class Walker {
   // Reads the column header at h and the square block of rows after it into m.
   core::Result<size_t> read_block(size_t title_at, size_t h, core::BandwidthMatrix& m, const std::string& name) {
     const auto& title = lines_[title_at];
-    if (h >= lines_.size()) {
-      return line_error(file_, title.number, fmt::format("the title of {} ends the input; expected its column header", name));
+    if (h >= lines_.size() || is_last_line(lines_, title_at)) {
+      run_.notes.push_back(fmt::format("line {}: the paste ends at the title of {}; the matrix is not in it", title.number, name));
+      return lines_.size();
     }
     const auto header = split_ws(lines_[h].text);
     if (header.size() < 2 || (header[0] != "D\\D" && header[0] != "GPU" && header[0] != "CPU")) {
@@ -119,7 +149,18 @@ class Walker {
     size_t k = h + 1;
     for (; k < lines_.size() && is_row_start(lines_[k].text); ++k) {
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
-      if (!ok) return ok.error();
+      if (ok) continue;
+      // Only a short last row is a cut paste; a complete row with a bad cell stays an error.
+      if (!is_last_line(lines_, k) || split_ws(lines_[k].text).size() > n) return ok.error();
+      run_.notes.push_back(fmt::format("line {}: the paste ends inside this row of {} ({}); the row is not read",
+                                       lines_[k].number, name, quoted(trim(lines_[k].text))));
+      k = lines_.size();
+      break;
+    }
+    if (m.values.size() != n && (k >= lines_.size() || is_last_line(lines_, k - 1))) {
+      // Cut by the paste: the complete rows are kept (judged on their own), an empty matrix is dropped.
+      run_.notes.push_back(fmt::format("line {}: {} has {} of {} rows; the paste is cut", title.number, name, m.values.size(), n));
+      return lines_.size();
     }
     if (m.values.size() != n) {
       const int at = k < lines_.size() ? lines_[k].number : lines_.back().number;
@@ -132,7 +173,7 @@ class Walker {
   core::Result<size_t> read_connectivity(size_t i) {
     core::BandwidthMatrix m;
     auto next = read_block(i, i + 1, m, kConnectivity);
-    if (!next) return next;
+    if (!next || m.values.size() != m.column_labels.size()) return next;  // cut: access stays unknown
     std::vector<std::vector<bool>> access;
     for (size_t r = 0; r < m.values.size(); ++r) {
       access.emplace_back();
@@ -158,7 +199,7 @@ class Walker {
     m.printed_sum = core::Absent{kNotPrinted};
     m.status = core::Absent{"no status printed: the test ran"};
     auto next = read_block(i, i + 1, m, key);
-    if (!next) return next;
+    if (!next || m.values.empty()) return next;
     const bool latency = starts_with(key, "p2p_latency_gpu_");
     run_.matrices.push_back(std::move(m));
     if (!latency) return next;
@@ -176,7 +217,7 @@ class Walker {
     cpu.printed_sum = core::Absent{kNotPrinted};
     cpu.status = core::Absent{"no status printed: the test ran"};
     auto after = read_block(i, c, cpu, cpu.testcase);
-    if (!after) return after;
+    if (!after || cpu.values.empty()) return after;
     run_.matrices.push_back(std::move(cpu));
     return after;
   }
@@ -196,11 +237,12 @@ class Walker {
     if (peer_lines_.empty()) return;
     size_t n = run_.device_names.size();
     for (const auto& p : peer_lines_) n = std::max({n, static_cast<size_t>(p.from) + 1, static_cast<size_t>(p.to) + 1});
-    std::vector<std::vector<bool>> access(n, std::vector<bool>(n, false));
-    for (size_t d = 0; d < n; ++d) access[d][d] = true;
+    // A pair the paste does not show is unknown: read as allowed, so that it raises no finding.
+    std::vector<std::vector<bool>> access(n, std::vector<bool>(n, true));
     for (const auto& p : peer_lines_) access[static_cast<size_t>(p.from)][static_cast<size_t>(p.to)] = p.can;
     if (peer_lines_.size() != n * (n - 1)) {
-      run_.notes.push_back(fmt::format("{} of {} Device=i CAN/CANNOT Access Peer Device=j lines printed; missing pairs read as no access",
+      run_.notes.push_back(fmt::format("{} of {} Device=i CAN/CANNOT Access Peer Device=j lines printed; the missing pairs are "
+                                       "unknown (not judged)",
                                        peer_lines_.size(), n * (n - 1)));
     }
     run_.p2p_access = std::move(access);
@@ -223,7 +265,7 @@ class Walker {
 
 core::Result<core::BandwidthRun> parse_p2p_test(std::string_view text, const std::string& file_name) {
   try {
-    const auto lines = split_lines(text);
+    const auto lines = benchmark_lines(text);
     return Walker(lines, file_name).walk();
   } catch (const std::exception& e) {
     return core::internal_error(fmt::format("{}: parsing p2pBandwidthLatencyTest output failed: {}", file_name, e.what()));
@@ -231,7 +273,7 @@ core::Result<core::BandwidthRun> parse_p2p_test(std::string_view text, const std
 }
 
 bool looks_like_p2p_test(std::string_view text) {
-  for (const auto& line : split_lines(text)) {
+  for (const auto& line : benchmark_lines(text)) {
     const auto t = trim(line.text);
     if (t == kConnectivity || starts_with(t, "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]") || !key_of_title(t).empty()) return true;
   }

@@ -69,15 +69,21 @@ core::Result<core::Machine> parse_machine(std::string_view text, const std::stri
 core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& file_name) {
   const auto format = detect_format(text);
   if (format == InputFormat::nccl_tests_text || format == InputFormat::nccl_tests_json) {
-    auto run = format == InputFormat::nccl_tests_text ? parse_nccl_tests(text, file_name)
-                                                      : parse_nccl_tests_json(text, file_name);
+    if (format == InputFormat::nccl_tests_text) {
+      auto runs = parse_nccl_tests_runs(text, file_name);
+      if (!runs) return runs.error();
+      ParsedFile file{std::nullopt, std::move(runs.value().front()), std::nullopt, {}};
+      for (size_t i = 1; i < runs.value().size(); ++i) file.more_collectives.push_back(std::move(runs.value()[i]));
+      return file;
+    }
+    auto run = parse_nccl_tests_json(text, file_name);
     if (!run) return run.error();
-    return ParsedFile{std::nullopt, std::move(run).value(), std::nullopt};
+    return ParsedFile{std::nullopt, std::move(run).value(), std::nullopt, {}};
   }
   if (format == InputFormat::nvbandwidth || format == InputFormat::p2p_test) {
     auto run = format == InputFormat::nvbandwidth ? parse_nvbandwidth(text, file_name) : parse_p2p_test(text, file_name);
     if (!run) return run.error();
-    return ParsedFile{std::nullopt, std::nullopt, std::move(run).value()};
+    return ParsedFile{std::nullopt, std::nullopt, std::move(run).value(), {}};
   }
   if (format == InputFormat::topo_p2p) {  // a machine (the GPUs) and the P2P capability of each pair
     auto p2p = parse_topo_p2p(text, file_name);
@@ -99,7 +105,7 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
         "nvlink -s, nccl-tests, nvbandwidth or p2pBandwidthLatencyTest output)",
         file_name));
   }
-  return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt};
+  return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt, {}};
 }
 
 }  // namespace

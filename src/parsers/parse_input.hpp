@@ -27,6 +27,7 @@ struct ParsedFile {
   std::optional<core::Machine> machine;
   std::optional<core::CollectiveRun> collective;
   std::optional<core::BandwidthRun> bandwidth;
+  std::vector<core::CollectiveRun> more_collectives;  // further nccl-tests runs in the same file
 };
 
 // parse_input for machine views, parse_nccl_tests / parse_nccl_tests_json for nccl-tests output,

@@ -164,17 +164,15 @@ TEST(P2pMalformed, EachGivesAnInputErrorWithFileAndLine) {
   };
   const std::string bidir = "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)\n";
   const std::vector<BadCase> cases = {
-      {"short row", read_fixture("malformed/p2p_test_short_row.txt"),
-       "m.txt: line 8: row \"1\" of p2p_unidirectional_p2p_disabled has 1 cells, expected 2 (one per column of the header)"},
       {"non-numeric", read_fixture("malformed/p2p_test_non_numeric_cell.txt"),
        "m.txt: line 4: cell \"53x.01\" in row \"1\", column \"1\" of p2p_bidirectional_p2p_enabled is not a number"},
       {"N/A is not printed by the sample", bidir + "   D\\D     0      1\n     0 N/A 1.0\n",
        "m.txt: line 3: cell \"N/A\" in row \"0\", column \"0\" of p2p_bidirectional_p2p_enabled is not a number"},
-      {"title at the end", bidir, "m.txt: line 1: the title of p2p_bidirectional_p2p_enabled ends the input; expected its column header"},
+      {"title at the end and nothing else", bidir,
+       "m.txt: line 1: reached the end of the input without a p2pBandwidthLatencyTest matrix (a \"... Bandwidth Matrix "
+       "(GB/s)\", \"... Latency Matrix (us)\" or \"P2P Connectivity Matrix\" title)"},
       {"title without header", bidir + "Done\n",
        "m.txt: line 2: expected the column header of p2p_bidirectional_p2p_enabled (\"D\\D 0 1 ...\", \"GPU 0 1 ...\" or \"CPU 0 1 ...\"), found \"Done\""},
-      {"missing row", bidir + "   D\\D     0      1\n     0 533.34   6.10\n\n",
-       "m.txt: line 4: p2p_bidirectional_p2p_enabled has 1 rows, expected 2 (one per column of the header on line 2)"},
       {"connectivity not 0/1", "P2P Connectivity Matrix\n     D\\D     0     1\n     0       1     2\n     1       0     1\n",
        "m.txt: line 3: P2P Connectivity Matrix cell row 0, column 1 is 2, expected 0 or 1"},
       {"columns vs devices", "Device: 0, X, pciBusID: 1, pciDeviceID: 0, pciDomainID:0\n" + bidir + "   D\\D     0      1\n",
@@ -189,6 +187,20 @@ TEST(P2pMalformed, EachGivesAnInputErrorWithFileAndLine) {
     EXPECT_EQ(r.error().kind, core::ErrorKind::bad_input);
     EXPECT_EQ(r.error().message, c.want);
   }
+}
+
+// A paste cut inside or after a row keeps the complete rows, with a note (issue 17).
+TEST(P2pMalformed, CutPastesKeepTheCompleteRows) {
+  const auto short_row = parse_p2p_test(read_fixture("malformed/p2p_test_short_row.txt"), "m.txt");
+  ASSERT_TRUE(short_row.ok()) << short_row.error().message;
+  ASSERT_EQ(short_row->matrices.size(), 1U);
+  EXPECT_EQ(short_row->matrices[0].values.size(), 1U);
+  EXPECT_EQ(short_row->notes.front(),
+            "line 8: the paste ends inside this row of p2p_unidirectional_p2p_disabled (\"1   5.70\"); the row is not read");
+  const std::string bidir = "Bidirectional P2P=Enabled Bandwidth Matrix (GB/s)\n";
+  const auto missing = parse_p2p_test(bidir + "   D\\D     0      1\n     0 533.34   6.10\n\n", "m.txt");
+  ASSERT_TRUE(missing.ok()) << missing.error().message;
+  EXPECT_EQ(missing->notes, std::vector<std::string>{"line 1: p2p_bidirectional_p2p_enabled has 1 of 2 rows; the paste is cut"});
 }
 
 TEST(P2pDetect, LooksLikeOnlyP2pTest) {

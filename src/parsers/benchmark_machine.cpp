@@ -1,0 +1,90 @@
+// Machine from benchmark device lines (see benchmark_machine.hpp).
+#include "parsers/benchmark_machine.hpp"
+
+#include <charconv>
+#include <fmt/format.h>
+#include <set>
+
+namespace gpuvet::parsers {
+
+namespace {
+
+core::Gpu gpu(int index, const std::string& name, const std::string& bus_id, const std::string& why) {
+  core::Gpu g;
+  g.index = index;
+  g.name = name.empty() ? core::Reading<std::string>::absent(why) : core::Reading<std::string>(name);
+  g.pci_bus_id = bus_id.empty() ? core::Reading<std::string>::absent(why) : core::Reading<std::string>(bus_id);
+  return g;
+}
+
+core::Machine from_ranks(const core::CollectiveRun& run) {
+  core::Machine m;
+  std::set<std::string> hosts;
+  for (const auto& r : run.rank_devices) {
+    m.gpus.push_back(gpu(r.rank, r.name, r.bus_id, "not in the Rank line"));
+    if (!r.host.empty()) hosts.insert(r.host);
+  }
+  m.source = "Rank lines of " + run.source;
+  if (hosts.size() == 1) m.hostname = *hosts.begin();
+  if (hosts.size() > 1) {
+    m.notes.push_back(fmt::format("GPU list from the Rank lines of a run on {} hosts ({}): GPU N is rank N", hosts.size(),
+                                  fmt::join(hosts, ", ")));
+  }
+  return m;
+}
+
+// The largest GPU label of the GPU matrices, + 1; 0 when none.
+int matrix_gpus(const core::BandwidthRun& run) {
+  int n = 0;
+  for (const auto& mx : run.matrices) {
+    for (const auto* labels : {&mx.column_labels, &mx.row_labels}) {
+      if (mx.title.find("GPU(column)") == std::string::npos && mx.title.find("D\\D") == std::string::npos &&
+          run.tool == "nvbandwidth") {
+        continue;
+      }
+      for (const auto& l : *labels) {
+        int v = 0;
+        const auto [p, ec] = std::from_chars(l.data(), l.data() + l.size(), v);
+        if (ec == std::errc() && p == l.data() + l.size() && v >= 0 && v < 4096) n = std::max(n, v + 1);
+      }
+    }
+  }
+  return n;
+}
+
+core::Machine from_devices(const core::BandwidthRun& run) {
+  core::Machine m;
+  m.source = "device lines of " + run.source;
+  if (!run.device_names.empty()) {
+    for (size_t i = 0; i < run.device_names.size(); ++i) {
+      const std::string bus = i < run.device_bus_ids.size() ? run.device_bus_ids[i] : std::string();
+      m.gpus.push_back(gpu(static_cast<int>(i), run.device_names[i], bus, "not in the device line"));
+    }
+    return m;
+  }
+  const int n = matrix_gpus(run);
+  for (int i = 0; i < n; ++i) m.gpus.push_back(gpu(i, "", "", "the log does not list its devices"));
+  m.source = "matrix labels of " + run.source;
+  if (n > 0) m.notes.push_back(fmt::format("{} GPUs counted from the matrix of {}; their names are not in the log", n, run.source));
+  return m;
+}
+
+}  // namespace
+
+core::Machine machine_from_benchmarks(const std::vector<core::CollectiveRun>& collectives,
+                                      const std::vector<core::BandwidthRun>& bandwidth) {
+  core::Machine best;
+  for (const auto& run : collectives) {
+    if (run.rank_devices.size() > best.gpus.size()) best = from_ranks(run);
+  }
+  for (const auto& run : bandwidth) {
+    auto m = from_devices(run);
+    if (m.gpus.size() > best.gpus.size()) best = std::move(m);
+  }
+  for (auto& g : best.gpus) {
+    g.memory_total_mib = core::Reading<std::uint64_t>::absent("benchmark logs do not print it");
+  }
+  return best;
+}
+
+}  // namespace gpuvet::parsers
