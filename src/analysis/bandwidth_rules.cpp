@@ -277,6 +277,29 @@ void judge_p2p_access(const core::BandwidthRun& run, const core::Machine& machin
   out.push_back(std::move(f));
 }
 
+// benchmark_failed when the tool's own output says the run failed: an assertion, a data check
+// that found bytes the copy did not write, a CUDA error or a crash.
+void judge_failures(const core::BandwidthRun& run, std::vector<core::Finding>& out) {
+  if (run.failures.empty()) return;
+  bool data = false;
+  for (const auto& line : run.failures) data = data || line.find("pattern") != std::string::npos || line.find("iscompare") != std::string::npos;
+  std::vector<std::string> unfinished;
+  for (const auto& mx : run.matrices) {
+    if (mx.status && mx.status->rfind("did not finish", 0) == 0) unfinished.push_back(mx.testcase);
+  }
+  auto f = make_finding("benchmark_failed", core::Severity::fail, {},
+                        fmt::format("{}: the run failed{}{}: {}", run.source,
+                                    data ? " its data check (a copy read back bytes it did not write)" : "",
+                                    unfinished.empty() ? "" : fmt::format(" in {}", fmt::join(unfinished, ", ")),
+                                    run.failures.back()));
+  for (const auto& line : run.failures) f.evidence.emplace_back("log", line);
+  f.evidence.emplace_back("check", data ? "corrupted copies: rerun the testcase alone, check dmesg for Xid 48/63/64/74/79 "
+                                          "and nvidia-smi -q -d ECC,ROW_REMAPPER; replace the GPU or board if it repeats"
+                                        : "dmesg for Xid errors, the driver and CUDA versions (nvidia-smi), "
+                                          "nvidia-fabricmanager on NVSwitch machines, then rerun");
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Machine& machine,
@@ -285,6 +308,7 @@ void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Ma
     const int devices = static_cast<int>(run.device_names.size());
     const Fabric fabric = fabric_for(run.device_names, devices, 1, machine, catalog, assessment.interconnect);
     const std::string what = run.source;
+    judge_failures(run, assessment.findings);
     const CauseMap causes = judge_far_numa(run, assessment.findings);
     for (const auto& mx : run.matrices) {
       auto s = summarize(run, mx);

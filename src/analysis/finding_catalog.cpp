@@ -239,6 +239,20 @@ const std::vector<FindingInfo>& finding_catalog() {
        "GPUs are in MIG mode (the default nvidia-smi table or its MIG devices table, or -q): they are split into GPU "
        "instances, so whole-GPU benchmarks, NCCL across GPUs and peer copies cannot use them as whole GPUs.",
        "Ask the provider to disable MIG (nvidia-smi -mig 0 and a GPU reset) if whole GPUs were rented."},
+      {"benchmark_failed", Severity::fail, "A benchmark run failed",
+       "A pasted benchmark log shows the run failing: nvbandwidth aborted on an assertion or its data check "
+       "found bytes it did not write, nccl-tests stopped on 'NCCL failure' / 'Test failure' ('unhandled "
+       "system error', 'unhandled cuda error'), NCCL WARN lines with no result after them, 'Out of bounds "
+       "values : N FAILED', or a crash. Quotes the error lines; a failed measurement is never a pass.",
+       "Rerun with NCCL_DEBUG=INFO (nccl-tests); check dmesg for Xid errors, the driver and CUDA versions, "
+       "nvidia-fabricmanager on NVSwitch machines (systemctl status nvidia-fabricmanager) and the NICs "
+       "(ibstat) for multi-node runs; a data-check failure means corrupted copies: replace the GPU or board."},
+      {"nccl_tests_not_joined", Severity::warn, "nccl-tests processes ran alone",
+       "One file holds several separate nccl-tests runs of one process each (the same Rank 0 line and "
+       "table several times): nccl-tests built without MPI and started under mpirun or srun, so each "
+       "process ran its own one-rank test and no GPU talked to another.",
+       "Rebuild nccl-tests with MPI=1 MPI_HOME=... and start one process per GPU under mpirun, or run one "
+       "process with -g N for all GPUs of a node."},
   };
   return kCatalog;
 }

@@ -21,6 +21,9 @@ struct Expectations {
   std::optional<double> memory_gib;                     // --expect-memory: GiB per GPU as advertised
   std::optional<int> gpu_count;                         // --expect-gpus
   std::optional<std::string> workload;                  // "train" | "infer"
+  // --expect-nic COUNTxRATE: RDMA NICs per node and their rate (Gb/s), for multi-node logs.
+  std::optional<int> nic_count = std::nullopt;
+  std::optional<double> nic_gbit_s = std::nullopt;
 };
 
 // The GPU-to-GPU fabric class, the per-GPU bandwidth it implies and a one-line headline.
@@ -37,6 +40,22 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
 // the findings busbw_below_expected, collective_wrong_results and collective_not_judged.
 void judge_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
                        const core::Catalog& catalog, core::Assessment& assessment);
+
+// Multi-node nccl-tests logs (run.nodes > 1; others are skipped): judged like gpuvet nccl's
+// cross-node path, against the NICs of a node (expect.nic_count x nic_gbit_s, else the rated
+// NICs of `machine`) x 0.92, at most one NIC per GPU, and the node's own envelope when known;
+// busbw_below_expected names the likely causes. Without NIC information a busbw below what one
+// 100 Gb/s link carries is still a warning; otherwise collective_not_judged says what to give.
+void judge_multi_node_collectives(const std::vector<core::CollectiveRun>& runs, const core::Machine& machine,
+                                  const Expectations& expect, const core::Catalog& catalog, core::Assessment& assessment);
+
+// What benchmark logs left unjudged makes the verdict incomplete (assessment.unverified): a run
+// with no result (no rows, no matrix) and no failure; and, when no machine description was given
+// (`machine_described` false), logs none of whose results could be compared with an envelope.
+// A failed run is benchmark_failed (judge_collectives / judge_bandwidth), not incomplete.
+void judge_benchmark_coverage(const std::vector<core::CollectiveRun>& collectives,
+                              const std::vector<core::BandwidthRun>& bandwidth, bool machine_described,
+                              core::Assessment& assessment);
 
 // Adds a BandwidthSummary per matrix to `assessment.bandwidth`: unidirectional CE host<->device
 // copies per GPU and peer copies per GPU pair are judged against the envelope of `machine` (or

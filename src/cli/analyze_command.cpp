@@ -4,6 +4,7 @@
 #include "cli/commands.hpp"
 #include "cli/expect_options.hpp"
 #include "cli/output.hpp"
+#include "parsers/benchmark_machine.hpp"
 #include "parsers/machine_merge.hpp"
 #include "parsers/parse_input.hpp"
 #include "platform/user_file.hpp"
@@ -30,12 +31,18 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
     if (!parsed) return parsed.error();
     if (parsed->machine) parts.push_back(std::move(*parsed.value().machine));
     if (parsed->collective) runs.collectives.push_back(std::move(*parsed.value().collective));
+    for (auto& more : parsed.value().more_collectives) runs.collectives.push_back(std::move(more));
     if (parsed->bandwidth) runs.bandwidth.push_back(std::move(*parsed.value().bandwidth));
   }
   core::Machine machine;
   if (parts.empty()) {
-    machine.source = "no machine description given (only benchmark logs)";
-    machine.notes.push_back("give nvidia-smi topo -m and nvidia-smi -q of the same machine to judge it");
+    // The logs' own device lines give the GPU list (models, bus ids), nothing more.
+    machine = parsers::machine_from_benchmarks(runs.collectives, runs.bandwidth);
+    machine.source = machine.gpus.empty() ? "no machine description given (only benchmark logs)"
+                                          : "no machine description given; GPUs from the " + machine.source;
+    machine.notes.push_back("judged from benchmark logs only: the interconnect, memory, NUMA placement and health are "
+                            "not judged; give nvidia-smi topo -m and nvidia-smi -q of the same machine to judge them");
+    runs.machine_described = false;
   } else {
     auto merged = parsers::merge_machines(parts);
     if (!merged) return merged.error();

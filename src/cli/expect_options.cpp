@@ -1,4 +1,4 @@
-// --expect, --expect-memory, --expect-gpus, --workload -> analysis::Expectations.
+// --expect, --expect-memory, --expect-gpus, --workload, --expect-nic -> analysis::Expectations.
 #include "cli/expect_options.hpp"
 
 namespace gpuvet::cli {
@@ -32,6 +32,9 @@ void add_expect_options(CLI::App& command, ExpectOptions& options) {
       ->check(positive("a whole number of GPUs, 1 or more"));
   command.add_option("--workload", options.workload, "What the machine is for: train or infer")
       ->check(CLI::IsMember({"train", "infer"}));
+  command.add_option("--expect-nic", options.nics,
+                     "RDMA NICs per node you were promised, COUNTxRATE in Gb/s (e.g. 8x400): judges multi-node "
+                     "nccl-tests logs (NIC count x rate x 0.92, at most one NIC per GPU)");
 }
 
 core::Result<analysis::Expectations> to_expectations(const ExpectOptions& options) {
@@ -50,6 +53,27 @@ core::Result<analysis::Expectations> to_expectations(const ExpectOptions& option
   expect.memory_gib = options.memory_gib;
   expect.gpu_count = options.gpu_count;
   if (!options.workload.empty()) expect.workload = options.workload;
+  if (!options.nics.empty()) {
+    const auto x = options.nics.find_first_of("xX");
+    int count = 0;
+    double rate = 0;
+    try {
+      std::size_t used_count = 0, used_rate = 0;
+      if (x != std::string::npos) {
+        count = std::stoi(options.nics.substr(0, x), &used_count);
+        rate = std::stod(options.nics.substr(x + 1), &used_rate);
+      }
+      if (x == std::string::npos || used_count != x || used_rate != options.nics.size() - x - 1) count = 0;
+    } catch (const std::exception&) {
+      count = 0;
+    }
+    if (count < 1 || count > 64 || !(rate > 0) || rate > 10000) {
+      return core::usage_error("--expect-nic " + options.nics +
+                               ": expected COUNTxRATE, NICs per node (1-64) x Gb/s per NIC, e.g. 8x400 or 1x100");
+    }
+    expect.nic_count = count;
+    expect.nic_gbit_s = rate;
+  }
   return expect;
 }
 

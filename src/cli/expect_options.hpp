@@ -16,6 +16,7 @@ struct ExpectOptions {
   std::optional<double> memory_gib;  // --expect-memory
   std::optional<int> gpu_count;      // --expect-gpus
   std::string workload;              // --workload
+  std::string nics;                  // --expect-nic COUNTxRATE (e.g. 8x400: Gb/s per NIC)
 };
 
 void add_expect_options(CLI::App& command, ExpectOptions& options);

@@ -16,6 +16,7 @@ namespace gpuvet::cli {
 struct Benchmarks {
   std::vector<core::CollectiveRun> collectives;
   std::vector<core::BandwidthRun> bandwidth;
+  bool machine_described = true;  // false: only logs were given (analyze); they must judge something to pass
 };
 
 core::ExitCode judge_and_render(const std::string& command, const core::Machine& machine,

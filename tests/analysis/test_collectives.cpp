@@ -38,7 +38,11 @@ std::vector<core::Finding> collective_gallery_findings() {
   wrong.rows.back().in_place.wrong = std::int64_t{3};
   auto multi = run("all_reduce", 16, 300);
   multi.nodes = 2;
-  return judge_runs({run("all_reduce", 8, 300), wrong, multi, run("all_gather", 8, 300, 64ull << 20)}).findings;
+  auto failed = run("all_reduce", 8, 300);
+  failed.failures = {"line 40: NCCL failure common.cu:1005 'unhandled system error'"};
+  auto alone = run("all_reduce", 1, 0);
+  alone.separate_runs = 2;
+  return judge_runs({run("all_reduce", 8, 300), wrong, multi, run("all_gather", 8, 300, 64ull << 20), failed, alone}).findings;
 }
 
 }  // namespace gpuvet::analysis::testing

@@ -144,9 +144,11 @@ TEST(Cli, AnalyzeNcclTestsLogAddsCollectives) {
 }
 
 TEST(Cli, NcclTestsLogAloneIsNotAMachine) {
+  // A log alone that judged nothing is incomplete, not a pass (issue 17); its Rank lines give the GPUs.
   const auto r = run_cli({"analyze", fixture("nccl/2x-rtx2080ti-pcie-allreduce-autodl.txt")});
-  EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("Machine: not described"), std::string::npos) << r.out;
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.out.find("no machine description given"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("the machine is not judged"), std::string::npos) << r.out;
 }
 
 TEST(Cli, AnalyzeNvbandwidthJudgesCopiesAgainstTheEnvelope) {
@@ -164,6 +166,6 @@ TEST(Cli, AnalyzeNvbandwidthJudgesCopiesAgainstTheEnvelope) {
 
 TEST(Cli, P2pTestWithoutP2pSaysSo) {
   const auto r = run_cli({"analyze", "--json", fixture("p2p/2x-rtx2080ti-pcie-no-p2p-autodl.txt")});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 3) << r.err;  // no copy judged against an envelope: incomplete (issue 17)
   EXPECT_NE(r.out.find("p2p_unavailable"), std::string::npos);
 }
