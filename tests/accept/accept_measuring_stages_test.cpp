@@ -173,6 +173,24 @@ TEST(AcceptBurnin, CleanSoakPasses) {
   const auto& stage = out.stages.back();
   ASSERT_EQ(stage.series.size(), 4u);
   EXPECT_EQ(stage.series.front().names.size(), 8u);
+  // The charts are the store's per-minute rollups: one point per GPU and minute of the hour (the
+  // last sample opens minute 60), the means of what the GPUs did, no throttled span.
+  for (const auto& points : stage.series.front().points) {
+    EXPECT_EQ(points.size(), 61u);
+    for (const auto& [t, tflops] : points) EXPECT_NEAR(tflops, 791, 10) << t;
+  }
+  EXPECT_TRUE(stage.series.front().spans.empty());
+}
+
+// Throttled time shows on the charts as spans built from the throttled samples of each minute.
+TEST(AcceptBurnin, ThrottledTimeIsShadedOnTheCharts) {
+  const std::vector<std::string> fault{"thermal-throttle:gpu=3,at=10m"};
+  auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak(), burnin("hgx-h100-8x", fault));
+  const auto& spans = out.stages.back().series.at(1).spans;
+  ASSERT_FALSE(spans.empty());
+  EXPECT_GT(spans.front().first, 600);          // cooling fails at 10 min, the clocks drop later
+  EXPECT_LE(spans.back().second, 3600 + 1.0);   // to the last sample plus its interval
+  for (std::size_t i = 1; i < spans.size(); ++i) EXPECT_GT(spans[i].first, spans[i - 1].second);
 }
 
 TEST(AcceptBurnin, GrowingNvlinkErrorsFailUnlessTolerated) {
