@@ -52,6 +52,42 @@ std::vector<core::Finding> check_pcie(const RuleContext& ctx) {
 }
 
 // Port states from nvidia-smi nvlink -s / NVML. Returns the GPUs it named.
+// A GPU whose model is not known (dcgmi nvlink -s names none): a port reported down while
+// another GPU of the input has the same port up is a link down, judged against that GPU.
+bool peer_port_down(const RuleContext& ctx, size_t p, std::vector<core::Finding>& out) {
+  const auto& gpus = ctx.machine.gpus;
+  const core::Gpu& gpu = gpus[p];
+  std::vector<int> down;
+  int active = 0;
+  int peer = -1;
+  for (const auto& port : *gpu.nvlinks) {
+    if (!port.active) continue;
+    if (*port.active) {
+      ++active;
+      continue;
+    }
+    for (const auto& other : gpus) {
+      if (&other == &gpu || !other.nvlinks) continue;
+      for (const auto& q : *other.nvlinks) {
+        if (q.link == port.link && known_true(q.active)) {
+          if (std::find(down.begin(), down.end(), port.link) == down.end()) down.push_back(port.link);
+          if (peer < 0) peer = other.index;
+        }
+      }
+    }
+  }
+  if (down.empty()) return false;
+  auto f = make_finding("nvlink_down", Severity::fail, {gpu.index},
+                        fmt::format("GPU {} has NVLink {} {} down while GPU {} has {} up ({} links up)", gpu.index,
+                                    down.size() == 1 ? "link" : "links", fmt::join(down, ", "), peer,
+                                    down.size() == 1 ? "it" : "them", active));
+  f.evidence = {{"inactive links", fmt::format("{}", fmt::join(down, ", "))},
+                {"active links", std::to_string(active)},
+                {"expected links", fmt::format("as GPU {} (GPU model not in the input)", peer)}};
+  out.push_back(std::move(f));
+  return true;
+}
+
 std::vector<int> check_ports(const RuleContext& ctx, std::vector<core::Finding>& out) {
   std::vector<int> named;
   std::vector<int> no_bridge;
@@ -59,6 +95,10 @@ std::vector<int> check_ports(const RuleContext& ctx, std::vector<core::Finding>&
   for (size_t p = 0; p < gpus.size(); ++p) {
     const core::Gpu& gpu = gpus[p];
     const core::GpuModel* model = ctx.models[p];
+    if (gpu.nvlinks && model == nullptr) {
+      if (peer_port_down(ctx, p, out)) named.push_back(gpu.index);
+      continue;
+    }
     if (!gpu.nvlinks || model == nullptr || model->nvlink_links <= 0) continue;
     // A known but empty port list is NVML's "all links are inActive".
     const bool none_listed = gpu.nvlinks->empty();

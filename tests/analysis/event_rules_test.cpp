@@ -87,3 +87,29 @@ TEST(Mig, MigModeOnIsAWarningNamingTheGpus) {
 
 }  // namespace
 }  // namespace gpuvet::analysis::testing
+
+namespace gpuvet::analysis::testing {
+namespace {
+
+TEST(NvlinkDown, WithoutAModelAPortDownWhileAnotherGpuHasItUpIsDown) {
+  // dcgmi nvlink -s names no model: GPU 1 link 3 is D while GPU 0 link 3 is U.
+  auto m = machine(2, "");
+  for (auto& g : m.gpus) {
+    g.name = core::Reading<std::string>::absent("not in dcgmi nvlink -s");
+    std::vector<core::NvLinkPort> ports;
+    for (int l = 0; l < 4; ++l) {
+      core::NvLinkPort p;
+      p.link = l;
+      p.active = !(g.index == 1 && l == 3);
+      ports.push_back(p);
+    }
+    g.nvlinks = ports;
+  }
+  const auto f = with_code(judge(m), "nvlink_down");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].gpus, (std::vector<int>{1}));
+  EXPECT_EQ(f[0].message, "GPU 1 has NVLink link 3 down while GPU 0 has it up (3 links up)");
+}
+
+}  // namespace
+}  // namespace gpuvet::analysis::testing
