@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "parsers/dcgmi_nvlink_parser.hpp"
+#include "parsers/ib_status_parser.hpp"
 #include "parsers/kernel_log_parser.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
@@ -59,7 +59,7 @@ bool is_nccl_tests_text(std::string_view text, const std::vector<Line>&) { retur
 bool is_nvbandwidth(std::string_view text, const std::vector<Line>&) { return looks_like_nvbandwidth(text); }
 bool is_p2p_test(std::string_view text, const std::vector<Line>&) { return looks_like_p2p_test(text); }
 bool is_kernel_log(std::string_view text, const std::vector<Line>&) { return looks_like_kernel_log(text); }
-bool is_dcgmi_nvlink(std::string_view text, const std::vector<Line>&) { return looks_like_dcgmi_nvlink(text); }
+bool is_ib_status(std::string_view text, const std::vector<Line>&) { return looks_like_ib_status(text); }
 bool is_smi_table(std::string_view, const std::vector<Line>& lines) { return looks_like_smi_table(lines); }
 bool is_topo_p2p(std::string_view, const std::vector<Line>& lines) { return looks_like_topo_p2p(lines); }
 
@@ -76,12 +76,12 @@ constexpr Detector kDetectors[] = {
     {InputFormat::topo_matrix, is_topo_matrix},
     {InputFormat::smi_table, is_smi_table},
     {InputFormat::nvlink_status, is_nvlink_status},
-    {InputFormat::dcgmi_nvlink, is_dcgmi_nvlink},
     {InputFormat::nccl_tests_json, is_nccl_tests_json},
     {InputFormat::nccl_tests_text, is_nccl_tests_text},
     {InputFormat::nvbandwidth, is_nvbandwidth},
     {InputFormat::p2p_test, is_p2p_test},
     {InputFormat::kernel_log, is_kernel_log},
+    {InputFormat::ib_status, is_ib_status},
 };
 
 }  // namespace
@@ -99,7 +99,7 @@ std::string_view to_string(InputFormat format) {
     case InputFormat::kernel_log: return "kernel_log";
     case InputFormat::smi_table: return "smi_table";
     case InputFormat::topo_p2p: return "topo_p2p";
-    case InputFormat::dcgmi_nvlink: return "dcgmi_nvlink";
+    case InputFormat::ib_status: return "ib_status";
     case InputFormat::unknown: return "unknown";
   }
   return "unknown";

@@ -174,6 +174,24 @@ void fill_noting(core::Reading<T>& into, std::string& into_file, const core::Rea
   }
 }
 
+// A later part's view of the same NICs (ibstat after topo -m: state, rate, link layer) fills what
+// the first left unknown, matched by device name; NICs the first did not list are added.
+void add_port_states(std::vector<core::Nic>& nics, const std::vector<core::Nic>& more) {
+  for (const auto& m : more) {
+    core::Nic* same = nullptr;
+    for (auto& n : nics) {
+      if (n.name && m.name && *n.name == *m.name) same = &n;
+    }
+    if (same == nullptr) {
+      nics.push_back(m);
+      continue;
+    }
+    if (!same->state) same->state = m.state;
+    if (!same->rate_gbit_s) same->rate_gbit_s = m.rate_gbit_s;
+    if (!same->link_layer) same->link_layer = m.link_layer;
+  }
+}
+
 // Links and NIC proximities are by GPU position: take them only from a part with the same GPUs.
 void merge_positional(core::Machine& out, const std::vector<core::Machine>& parts) {
   const auto all = indices_of(out);
@@ -190,11 +208,15 @@ void merge_positional(core::Machine& out, const std::vector<core::Machine>& part
         links_reason = "link matrix: " + partial;
       }
     }
-    if (!nics_done && p.nics.known()) {
+    if (nics_done && p.nics.known()) {
+      add_port_states(out.nics.value(), p.nics.value());
+    } else if (!nics_done && p.nics.known()) {
       out.nics = p.nics;
       nics_done = true;
       if (!same_gpus) {
-        for (auto& nic : out.nics.value()) nic.gpu_proximity = core::Absent{"NIC proximity: " + partial};
+        for (auto& nic : out.nics.value()) {
+          if (nic.gpu_proximity) nic.gpu_proximity = core::Absent{"NIC proximity: " + partial};
+        }
       }
     }
   }

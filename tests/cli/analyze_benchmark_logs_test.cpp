@@ -87,6 +87,18 @@ TEST(AnalyzeBenchmarkLogs, MultiNodeJudgedOnExpectNicOrWarnedBelowOneLink) {
   EXPECT_NE(bad.err.find("--expect-nic eight: expected COUNTxRATE"), std::string::npos) << bad.err;
 }
 
+TEST(AnalyzeBenchmarkLogs, MultiNodeJudgedOnTheNicsIbstatShows) {
+  const auto r = run_cli({"analyze", "--json", fixture("written-logs/ibstat-written-2x400-one-down.txt"),
+                          fixture("written-logs/nccl-written-2node-16x-h100-allreduce-6gbps.txt")});
+  ASSERT_EQ(r.exit_code, 1) << r.err;
+  const auto j = json::parse(r.out);
+  EXPECT_TRUE(has_code(j, "nic_down"));  // mlx5_1 is Down
+  ASSERT_NE(finding(j, "busbw_below_expected"), nullptr);
+  // One ACTIVE 400 Gb/s port: 400 / 8 x 0.92.
+  EXPECT_NEAR(j["collectives"][0]["expected_busbw_gbps"].get<double>(), 46.0, 1e-9);
+  EXPECT_NE(r.out.find("one NIC for several GPUs"), std::string::npos);
+}
+
 TEST(AnalyzeBenchmarkLogs, OutOfBoundsFailedAndSumLinesOnly) {
   const auto oob = run_cli({"analyze", "--json", fixture("written-logs/nccl-written-out-of-bounds-failed.txt")});
   ASSERT_EQ(oob.exit_code, 1) << oob.err;

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "parsers/benchmark_machine.hpp"
+#include "parsers/ib_status_parser.hpp"
+#include "parsers/machine_merge.hpp"
 #include "parsers/input_format.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
@@ -183,6 +185,55 @@ TEST(NcclTestsVariantsIssue17, SingleRankCannotTellAlltoallFromSendrecv) {
   bool noted = false;
   for (const auto& n : r->notes) noted = noted || n.find("cannot tell alltoall from sendrecv") != std::string::npos;
   EXPECT_TRUE(noted);
+}
+
+}  // namespace
+}  // namespace gpuvet::parsers
+
+namespace gpuvet::parsers {
+namespace {
+
+TEST(IbStatus, IbstatAndIbvDevinfoGivePortsStatesAndRates) {
+  const auto ibstat = read_fixture("written-logs/ibstat-written-2x400-one-down.txt");
+  EXPECT_TRUE(looks_like_ib_status(ibstat));
+  const auto m = parse_ib_status(ibstat, "ib.txt");
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  ASSERT_TRUE(m->nics.known());
+  ASSERT_EQ(m->nics->size(), 2U);
+  EXPECT_EQ(*(*m->nics)[0].state, "ACTIVE");
+  EXPECT_EQ(*(*m->nics)[1].state, "DOWN");
+  EXPECT_DOUBLE_EQ(*(*m->nics)[0].rate_gbit_s, 400.0);
+  EXPECT_EQ(*(*m->nics)[0].link_layer, "InfiniBand");
+  EXPECT_TRUE(m->gpus.empty());
+
+  const auto v = parse_ib_status(read_fixture("written-logs/ibv-devinfo-v-written-1x200.txt"), "v.txt");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  ASSERT_EQ(v->nics->size(), 1U);
+  EXPECT_DOUBLE_EQ(*(*v->nics)[0].rate_gbit_s, 200.0);
+  EXPECT_EQ(*(*v->nics)[0].state, "ACTIVE");
+  EXPECT_FALSE(parse_ib_status("hello\n", "x.txt").ok());
+  EXPECT_FALSE(looks_like_ib_status(read_fixture("corpus/nccl/4x-v100-pcie-allreduce-excerpt-nccl-1039.txt")));
+}
+
+TEST(IbStatus, MergesIntoTheNicsTopoNamed) {
+  core::Machine topo;
+  topo.source = "topo.txt";
+  core::Gpu g;
+  g.index = 0;
+  topo.gpus.push_back(g);
+  core::Nic nic0;
+  nic0.label = "NIC0";
+  nic0.name = std::string("mlx5_0");
+  topo.nics = std::vector<core::Nic>{nic0};
+  const auto ib = parse_ib_status(read_fixture("written-logs/ibstat-written-2x400-one-down.txt"), "ib.txt");
+  ASSERT_TRUE(ib.ok());
+  const auto merged = merge_machines({topo, *ib});
+  ASSERT_TRUE(merged.ok()) << merged.error().message;
+  ASSERT_EQ(merged->nics->size(), 2U);
+  EXPECT_EQ((*merged->nics)[0].label, "NIC0");
+  EXPECT_EQ(*(*merged->nics)[0].state, "ACTIVE");
+  EXPECT_DOUBLE_EQ(*(*merged->nics)[0].rate_gbit_s, 400.0);
+  EXPECT_EQ(*(*merged->nics)[1].name, "mlx5_1");
 }
 
 }  // namespace
