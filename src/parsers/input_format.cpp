@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "parsers/dcgmi_nvlink_parser.hpp"
 #include "parsers/ib_status_parser.hpp"
 #include "parsers/kernel_log_parser.hpp"
 #include "parsers/nccl_tests_parser.hpp"
@@ -60,6 +61,7 @@ bool is_nvbandwidth(std::string_view text, const std::vector<Line>&) { return lo
 bool is_p2p_test(std::string_view text, const std::vector<Line>&) { return looks_like_p2p_test(text); }
 bool is_kernel_log(std::string_view text, const std::vector<Line>&) { return looks_like_kernel_log(text); }
 bool is_ib_status(std::string_view text, const std::vector<Line>&) { return looks_like_ib_status(text); }
+bool is_dcgmi_nvlink(std::string_view text, const std::vector<Line>&) { return looks_like_dcgmi_nvlink(text); }
 bool is_smi_table(std::string_view, const std::vector<Line>& lines) { return looks_like_smi_table(lines); }
 bool is_topo_p2p(std::string_view, const std::vector<Line>& lines) { return looks_like_topo_p2p(lines); }
 
@@ -76,6 +78,7 @@ constexpr Detector kDetectors[] = {
     {InputFormat::topo_matrix, is_topo_matrix},
     {InputFormat::smi_table, is_smi_table},
     {InputFormat::nvlink_status, is_nvlink_status},
+    {InputFormat::dcgmi_nvlink, is_dcgmi_nvlink},
     {InputFormat::nccl_tests_json, is_nccl_tests_json},
     {InputFormat::nccl_tests_text, is_nccl_tests_text},
     {InputFormat::nvbandwidth, is_nvbandwidth},
@@ -99,6 +102,7 @@ std::string_view to_string(InputFormat format) {
     case InputFormat::kernel_log: return "kernel_log";
     case InputFormat::smi_table: return "smi_table";
     case InputFormat::topo_p2p: return "topo_p2p";
+    case InputFormat::dcgmi_nvlink: return "dcgmi_nvlink";
     case InputFormat::ib_status: return "ib_status";
     case InputFormat::unknown: return "unknown";
   }

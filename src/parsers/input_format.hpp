@@ -6,7 +6,7 @@
 
 namespace gpuvet::parsers {
 
-enum class InputFormat { topo_matrix, smi_query_text, smi_query_xml, nvlink_status, nccl_tests_text, nccl_tests_json, nvbandwidth, p2p_test, kernel_log, smi_table, topo_p2p, ib_status, unknown };
+enum class InputFormat { topo_matrix, smi_query_text, smi_query_xml, nvlink_status, nccl_tests_text, nccl_tests_json, nvbandwidth, p2p_test, kernel_log, smi_table, topo_p2p, dcgmi_nvlink, ib_status, unknown };
 
 // The enumerator name ("topo_matrix", ...).
 std::string_view to_string(InputFormat format);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/text_safety.hpp"
+#include "parsers/dcgmi_nvlink_parser.hpp"
 #include "parsers/ib_status_parser.hpp"
 #include "parsers/input_format.hpp"
 #include "parsers/kernel_log_parser.hpp"
@@ -50,6 +51,7 @@ core::Result<core::Machine> parse_machine(std::string_view text, const std::stri
     case InputFormat::nvlink_status: return parse_nvlink_status(text, file_name);
     case InputFormat::kernel_log: return parse_kernel_log(text, file_name);
     case InputFormat::ib_status: return parse_ib_status(text, file_name);
+    case InputFormat::dcgmi_nvlink: return parse_dcgmi_nvlink(text, file_name);
     case InputFormat::smi_table: return parse_smi_table(text, file_name);
     case InputFormat::topo_p2p: {
       auto p2p = parse_topo_p2p(text, file_name);
