@@ -117,9 +117,11 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
   // nvidia-smi -q -d SECTION[,SECTION] prints only the sections asked for: no Product Name and
   // no Processes in any GPU section, by design. Read what the sections carry and say which.
   std::vector<std::string> notes;
-  const bool filtered = std::none_of(gpus.begin(), gpus.end(), [](const smi_query::GpuSection& g) {
-    return g.node->child("Product Name") != nullptr || g.node->child("Processes") != nullptr;
-  });
+  // A full -q cut right after a GPU header has an empty section: that is a cut, not a filter.
+  const bool filtered = !gpus.front().node->children.empty() &&
+                        std::none_of(gpus.begin(), gpus.end(), [](const smi_query::GpuSection& g) {
+                          return g.node->child("Product Name") != nullptr || g.node->child("Processes") != nullptr;
+                        });
   if (filtered) {
     std::vector<std::string> sections;
     for (const auto& c : gpus.front().node->children) sections.push_back(c.key);
