@@ -95,6 +95,7 @@ core::Result<core::BandwidthRun> run_bandwidth_suite(api::CopyBackend& backend, 
     }
     run.matrices.push_back(std::move(mx));
   }
+  run.failures = ctx.failures();  // a cell without a sample is a failed measurement, not a pass
   return run;
 }
 

@@ -92,7 +92,7 @@ core::Reading<double> CopyContext::median_rate(const std::vector<api::CopyStream
     if (sample->empty()) continue;
     values.push_back(stat == CellStat::first ? sample->front() : std::accumulate(sample->begin(), sample->end(), 0.0));
   }
-  if (values.empty()) return core::Reading<double>::absent(last_error.empty() ? "no sample" : last_error);
+  if (values.empty()) return failed_cell(last_error);
   return median_of(values);
 }
 
@@ -107,8 +107,14 @@ core::Reading<double> CopyContext::median_latency(int executor, const api::CopyE
     }
     values.push_back(*sample);
   }
-  if (values.empty()) return core::Reading<double>::absent(last_error.empty() ? "no sample" : last_error);
+  if (values.empty()) return failed_cell(last_error);
   return median_of(values);
+}
+
+core::Reading<double> CopyContext::failed_cell(const std::string& last_error) {
+  const std::string why = last_error.empty() ? "no sample" : last_error;
+  if (std::find(failures_.begin(), failures_.end(), why) == failures_.end()) failures_.push_back(why);
+  return core::Reading<double>::absent(why);
 }
 
 }  // namespace gpuvet::probes

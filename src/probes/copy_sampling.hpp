@@ -31,6 +31,9 @@ class CopyContext {
   core::Reading<double> median_rate(const std::vector<api::CopyStream>& streams, api::CopyEngine engine, CellStat stat);
   // Median ns over options.samples.
   core::Reading<double> median_latency(int executor, const api::CopyEndpoint& memory);
+  // Every distinct error that left a cell without a sample, in order: a measurement that failed
+  // is reported as such (core::BandwidthRun::failures), never only as an N/A cell.
+  [[nodiscard]] const std::vector<std::string>& failures() const { return failures_; }
 
  private:
   CopyContext(api::CopyBackend& backend, const BandwidthOptions& options) : backend_(&backend), options_(options) {}
@@ -41,6 +44,9 @@ class CopyContext {
   std::vector<int> gpus_;
   std::vector<int> numa_nodes_;
   std::map<std::pair<int, int>, bool> peer_;
+  std::vector<std::string> failures_;
+
+  core::Reading<double> failed_cell(const std::string& last_error);
 };
 
 // Fill one matrix of the host or peer suite (bandwidth_testcases.cpp). fill_peer_testcase
