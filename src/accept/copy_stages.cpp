@@ -74,9 +74,10 @@ void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& 
   for (const auto& f : a.findings) {
     if (std::find_if(codes.begin(), codes.end(), [&](const char* k) { return f.code == k; }) == codes.end()) continue;
     if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
-    // With a floor the spec decides; "auto" fails on anything below the envelope.
-    if (!floor && f.severity != core::Severity::info) failures.push_back(f.message);
-    if (floor && f.code == "p2p_unavailable" && f.severity != core::Severity::info) failures.push_back(f.message);
+    // With a floor the spec decides the numbers; "auto" fails on anything below the envelope.
+    // Missing P2P and a failed copy fail either way: a cell that could not be measured is no pass.
+    const bool always = f.code == "p2p_unavailable" || f.code == "benchmark_failed";
+    if ((!floor || always) && f.severity != core::Severity::info) failures.push_back(f.message);
   }
   if (!floor) {
     // `auto`: the promised machine's envelope when the spec fixes it, else the envelope of the
@@ -134,10 +135,10 @@ class BandwidthStage final : public Stage {
       if (c.id == "bandwidth.h2d") {
         decide(c, lowest(runs, {"host_to_device_memcpy_ce", "device_to_host_memcpy_ce"}), ctx.spec.h2d_gbps->value,
                promised_host_copy(ctx.spec, ctx.catalog), judged[0],
-               {"bandwidth_below_expected", "host_copy_far_numa_faster"}, "host<->device");
+               {"bandwidth_below_expected", "host_copy_far_numa_faster", "benchmark_failed"}, "host<->device");
       } else if (c.id == "bandwidth.p2p") {
         decide(c, lowest(runs, {"device_to_device_memcpy_read_ce", "device_to_device_memcpy_write_ce"}), ctx.spec.p2p_gbps->value,
-               promised_peer_copy(ctx.spec, ctx.catalog), judged[1], {"bandwidth_below_expected", "p2p_unavailable"}, "peer copy");
+               promised_peer_copy(ctx.spec, ctx.catalog), judged[1], {"bandwidth_below_expected", "p2p_unavailable", "benchmark_failed"}, "peer copy");
       }
     }
     for (const auto& run : runs) {
