@@ -8,7 +8,10 @@
 
 #include <unistd.h>
 
+#include "accept/copy_stages.hpp"
 #include "accept_test_support.hpp"
+#include "backends/sim/copy_model.hpp"
+#include "backends/sim/sim_state.hpp"
 #include "cli_runner.hpp"
 
 namespace gpuvet::accept::testing {
@@ -69,6 +72,44 @@ TEST(AcceptCopyStages, AFloorAboveWhatTheMachineDeliversFails) {
   auto run = run_cli({"accept", "--spec", spec_file("bandwidth: {h2d_gbps: 60, p2p_gbps: auto}\n"), "--sim", "hgx-h100-8x", "--quick"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.out.find("below the floor of 60 GB/s"), std::string::npos) << run.out;
+}
+
+// The simulator's copies, except that every copy GPU 3 executes fails (a GPU that errors under load).
+class FailingGpu final : public api::CopyBackend {
+ public:
+  explicit FailingGpu(std::unique_ptr<api::CopyBackend> inner) : inner_(std::move(inner)) {}
+  std::string describe() const override { return inner_->describe(); }
+  bool simulated() const override { return true; }
+  core::Result<std::vector<api::DeviceInfo>> devices() override { return inner_->devices(); }
+  core::Result<std::vector<int>> host_numa_nodes() override { return inner_->host_numa_nodes(); }
+  core::Result<bool> can_access_peer(int a, int b) override { return inner_->can_access_peer(a, b); }
+  core::Result<std::vector<double>> copy_sample(const api::CopyRequest& r) override {
+    for (const auto& s : r.streams) {
+      if (s.executor == 3) return core::environment_error("GPU 3: CUDA_ERROR_ILLEGAL_ADDRESS (simulated)");
+    }
+    return inner_->copy_sample(r);
+  }
+  core::Result<double> latency_sample(const api::LatencyRequest& r) override { return inner_->latency_sample(r); }
+  core::Result<core::VramCheck> verify_vram(const api::VramRequest& r) override { return inner_->verify_vram(r); }
+
+ private:
+  std::unique_ptr<api::CopyBackend> inner_;
+};
+
+TEST(AcceptCopyStages, ACopyThatFailsFailsTheClauseWithAFloorOrAuto) {
+  for (const std::string bandwidth : {"bandwidth: {h2d_gbps: auto, p2p_gbps: auto}\n", "bandwidth: {h2d_gbps: 1, p2p_gbps: 1}\n"}) {
+    auto state = sim::build_simulation("hgx-h100-8x", {});
+    ASSERT_TRUE(state.ok());
+    StageProviders p;
+    p.bandwidth = make_bandwidth_stage(std::make_shared<FailingGpu>(sim::make_copy_backend(std::move(state).value(), 1)),
+                                       probes::BandwidthOptions{});
+    auto out = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x") + bandwidth, std::move(p));
+    for (const char* id : {"bandwidth.h2d", "bandwidth.p2p"}) {
+      const auto& c = out.clause(id);
+      EXPECT_EQ(c.status, ClauseStatus::fail) << bandwidth << id << ": " << c.reason;
+      EXPECT_NE(c.reason.find("CUDA_ERROR_ILLEGAL_ADDRESS"), std::string::npos) << c.reason;
+    }
+  }
 }
 
 }  // namespace
