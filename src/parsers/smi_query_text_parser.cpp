@@ -11,6 +11,7 @@
 #include "parsers/smi_query_duplicates.hpp"
 #include "parsers/smi_query_fields.hpp"
 #include "parsers/smi_query_tree.hpp"
+#include "parsers/smi_table_parser.hpp"
 #include "parsers/text_lines.hpp"
 
 namespace gpuvet::parsers {
@@ -145,6 +146,13 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
   }
   auto machine = smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
   if (!machine) return machine.error();
+  // Warnings nvidia-smi prints above the log ("infoROM is corrupted at gpu ...", a GPU it cannot reach).
+  if (text.find("infoROM is corrupted") != std::string_view::npos ||
+      text.find("Unable to determine the device handle") != std::string_view::npos) {
+    for (const auto& line : split_lines(text)) {
+      if (auto e = read_smi_warning(line.text, line.number, file_name)) machine.value().events.push_back(std::move(*e));
+    }
+  }
   if (filtered) {
     for (auto& g : machine.value().gpus) {
       if (!g.name.known()) g.name = core::Absent{"not in this filtered nvidia-smi -q -d output"};

@@ -79,20 +79,7 @@ struct Parsed {
 };
 
 void read_warning(std::string_view t, int line, const std::string& file, Parsed& p) {
-  core::GpuEvent e;
-  e.text = std::string(t);
-  e.where = fmt::format("{}: line {}", file, line);
-  if (t.find("Unable to determine the device handle for GPU") != std::string_view::npos) {
-    e.kind = core::GpuEventKind::device_handle_lost;
-    const auto bus = bus_after(t, "for GPU");
-    e.pci_bus_id = bus ? core::Reading<std::string>(*bus) : core::Reading<std::string>::absent("the warning names no PCI address");
-    p.m.events.push_back(std::move(e));
-  } else if (t.find("infoROM is corrupted") != std::string_view::npos) {
-    e.kind = core::GpuEventKind::inforom_corrupted;
-    const auto bus = bus_after(t, "at gpu");
-    e.pci_bus_id = bus ? core::Reading<std::string>(*bus) : core::Reading<std::string>::absent("the warning names no PCI address");
-    p.m.events.push_back(std::move(e));
-  }
+  if (auto e = read_smi_warning(t, line, file)) p.m.events.push_back(std::move(*e));
 }
 
 // The three lines of one GPU block; `c1`, `c2` may be empty when the input ends.
@@ -227,6 +214,26 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
 }
 
 }  // namespace
+
+std::optional<core::GpuEvent> read_smi_warning(std::string_view line, int number, const std::string& file_name) {
+  const auto t = trim(line);
+  core::GpuEvent e;
+  std::string_view marker;
+  if (t.find("Unable to determine the device handle for GPU") != std::string_view::npos) {
+    e.kind = core::GpuEventKind::device_handle_lost;
+    marker = "for GPU";
+  } else if (t.find("infoROM is corrupted") != std::string_view::npos) {
+    e.kind = core::GpuEventKind::inforom_corrupted;
+    marker = "at gpu";
+  } else {
+    return std::nullopt;
+  }
+  const auto bus = bus_after(t, marker);
+  e.pci_bus_id = bus ? core::Reading<std::string>(*bus) : core::Reading<std::string>::absent("the warning names no PCI address");
+  e.text = std::string(t);
+  e.where = fmt::format("{}: line {}", file_name, number);
+  return e;
+}
 
 bool looks_like_smi_table(const std::vector<Line>& lines) {
   for (const auto& l : lines) {

@@ -2,6 +2,7 @@
 // table and the warnings nvidia-smi prints above it. Pure text -> core::Machine.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,5 +27,10 @@ bool looks_like_smi_table(const std::vector<Line>& lines);
 // VBIOS, PCIe link, NUMA node, NVLink or memory health: those stay absent. A table cut by the end
 // of the input keeps the complete GPU blocks and says so in a note. Errors name file and line.
 core::Result<core::Machine> parse_smi_table(std::string_view text, const std::string& file_name);
+
+// The warning nvidia-smi prints above any of its views ("WARNING: infoROM is corrupted at gpu
+// <bus>", "Unable to determine the device handle for GPU <bus>: ...") as an event; nullopt for
+// any other line. Used by this parser and the nvidia-smi -q text parser.
+std::optional<core::GpuEvent> read_smi_warning(std::string_view line, int number, const std::string& file_name);
 
 }  // namespace gpuvet::parsers

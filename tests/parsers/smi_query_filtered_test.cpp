@@ -31,3 +31,20 @@ TEST(SmiQueryFiltered, AFullOutputCutShortIsStillAnError) {
 
 }  // namespace
 }  // namespace gpuvet::parsers
+
+namespace gpuvet::parsers {
+namespace {
+
+TEST(SmiQueryWarnings, WarningsAboveTheLogAreEvents) {
+  std::string text = testing::read_fixture("malformed/written-smi-q-d-memory-ecc-2gpu.txt");
+  text = "WARNING: infoROM is corrupted at gpu 0000:68:00.0\n" + text;
+  const auto r = parse_smi_query_text(text, "d.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r.value().events.size(), 1u);
+  EXPECT_EQ(r.value().events[0].kind, core::GpuEventKind::inforom_corrupted);
+  EXPECT_EQ(*r.value().events[0].pci_bus_id, "0000:68:00.0");
+  EXPECT_EQ(r.value().events[0].where, "d.txt: line 1");
+}
+
+}  // namespace
+}  // namespace gpuvet::parsers
