@@ -48,8 +48,12 @@ TEST(FindingCatalog, EveryEmittedCodeIsCatalogued) {
     EXPECT_LE(static_cast<int>(f.severity), static_cast<int>(info->severity)) << f.code;
     emitted.insert(f.code);
   }
-  // And the gallery reaches every catalogued code, so the catalogue holds nothing dead.
-  for (const auto& info : finding_catalog()) EXPECT_TRUE(emitted.count(info.code)) << "never emitted: " << info.code;
+  // And the gallery reaches every catalogued code, so the catalogue holds nothing dead. Plan
+  // findings come from src/plan and are reached in tests/plan (PlanFindings).
+  for (const auto& info : finding_catalog()) {
+    if (info.code.rfind("plan_", 0) == 0) continue;
+    EXPECT_TRUE(emitted.count(info.code)) << "never emitted: " << info.code;
+  }
 }
 
 }  // namespace
