@@ -4,7 +4,7 @@
 # 8x H100 SXM server instead. Extra arguments go to `gpuvet inspect` (e.g. --json, --expect nvswitch).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-echo "run.sh: installing dependencies and building gpuvet (the first build takes about 10 minutes on 2 cores)..." >&2
+echo "run.sh: installing dependencies and building gpuvet (the first build of gpuvet alone takes about 5 minutes on 2 cores)..." >&2
 bash scripts/build.sh gpuvet >&2 || { echo "run.sh: build failed" >&2; exit 5; }
 gpuvet=build/default/src/cli/gpuvet
 
