@@ -8,6 +8,8 @@ packages=(
   libfmt-dev libcli11-dev nlohmann-json3-dev libpugixml-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev
   libsqlite3-dev libbenchmark-dev
+  libcpp-httplib-dev  # gpuvet monitor: HTTP endpoint (/metrics, /alerts, /healthz)
+  prometheus  # tests: promtool check metrics/rules and a real Prometheus scraping gpuvet monitor
   libssl-dev chromium
   libopenmpi-dev openmpi-bin
   python3
