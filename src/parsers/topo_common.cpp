@@ -38,6 +38,27 @@ bool parse_int(std::string_view text, int& out) {
   return ec == std::errc() && ptr == text.data() + text.size();
 }
 
+std::optional<std::vector<int>> parse_id_list(std::string_view text) {
+  std::vector<int> ids;
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    const auto item = text.substr(0, comma);
+    const auto dash = item.find('-');
+    int lo = 0;
+    int hi = 0;
+    if (!parse_int(item.substr(0, dash), lo) || lo < 0) return std::nullopt;
+    hi = lo;
+    if (dash != std::string_view::npos && (!parse_int(item.substr(dash + 1), hi) || hi < lo)) return std::nullopt;
+    if (ids.size() + static_cast<size_t>(hi - lo) >= 4096) return std::nullopt;
+    for (int id = lo; id <= hi; ++id) ids.push_back(id);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+    if (text.empty()) return std::nullopt;
+  }
+  if (ids.empty()) return std::nullopt;
+  return ids;
+}
+
 bool is_normal_bus_id(std::string_view id) {
   return id.size() == 12 && id[4] == ':' && id[7] == ':' && id[10] == '.';
 }

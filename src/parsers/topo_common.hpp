@@ -2,7 +2,9 @@
 // untrusted text for error messages, line-numbered input errors, and "all unknown" GPUs.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "core/error.hpp"
@@ -19,6 +21,10 @@ core::Error line_error(const std::string& file_name, int line, const std::string
 
 // Whole decimal number (optional leading '-'); false on anything else or overflow.
 bool parse_int(std::string_view text, int& out);
+
+// The node ids of a list such as "0,3-9,11-17" (a cpulist), in the order printed; nullopt when the
+// text is not such a list (empty, "N/A", a range running backwards, more than 4096 ids).
+std::optional<std::vector<int>> parse_id_list(std::string_view text);
 
 // True for a PCI address in the form normalize_pci_bus_id gives ("0000:18:00.0").
 bool is_normal_bus_id(std::string_view id);

@@ -319,6 +319,7 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
     if (h.extras[i] == Extra::numa_affinity) numa_col = static_cast<int>(i);
   }
   const auto cut_reason = fmt::format("the paste stops before the end of row GPU{}", r.complete);
+  std::vector<std::string> several_nodes;
   core::LinkMatrix links(h.gpu_count);
   std::vector<std::string> unknown_pairs;
   for (int k = 0; k < h.gpu_count; ++k) {
@@ -344,8 +345,13 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
       g.numa_node = core::Absent{"no NUMA Affinity column in this nvidia-smi topo -m (older driver)"};
     } else {
       const auto& v = row.extras[static_cast<size_t>(numa_col)];
-      int node = -1;
-      g.numa_node = parse_int(v, node) && node >= 0 ? core::Reading<int>(node) : absent_for_value<int>(v);
+      const auto nodes = parse_id_list(v);
+      g.numa_node = nodes ? core::Reading<int>(nodes->front()) : absent_for_value<int>(v);
+      // Grace systems (GB200, GH200) expose GPU memory as NUMA nodes of its own, so the affinity
+      // lists the CPU node first, then memory-only nodes ("0,3-9,11-17"): the CPU node is the first.
+      if (nodes && nodes->size() > 1) {
+        several_nodes.push_back(fmt::format("GPU{} {}", k, quoted(v)));
+      }
     }
     if (cpu_col < 0) {
       g.cpu_affinity = core::Absent{"no CPU Affinity column in this nvidia-smi topo -m"};
@@ -354,6 +360,11 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
       g.cpu_affinity = v == "N/A" || v == "(cut)" ? absent_for_value<std::string>(v) : core::Reading<std::string>(v);
     }
     m.gpus.push_back(std::move(g));
+  }
+  if (!several_nodes.empty()) {
+    m.notes.push_back(fmt::format("NUMA Affinity lists several nodes ({}): GPU memory shown as NUMA nodes of its own (Grace "
+                                  "systems); the first node of each list is taken as the GPU's CPU-side node",
+                                  fmt::join(several_nodes, ", ")));
   }
   if (unknown_pairs.empty()) {
     m.links = std::move(links);
