@@ -118,6 +118,8 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
   const double t = now_s_ + dt;
   const bool cooling_failed = g.sim->burnin.throttle_at_s && t >= *g.sim->burnin.throttle_at_s;
   const double resistance = g.resistance_c_per_w * (cooling_failed ? kFailedCoolingFactor : 1.0);
+  // temp-drift: a cooling fault that worsens a little every day (fan wear, a clogging filter).
+  const double drift_c = g.sim->burnin.temp_drift_c_per_day * t / 86400.0;
   std::uint64_t reasons = 0;
   double clock = 0.0;
   double power = 0.0;
@@ -127,7 +129,7 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
     power = g.power_limit_w * (0.985 + noise(g.rng, 0.004));
     reasons |= core::clocks_event::sw_power_cap;
     // Above the maximum operating temperature the driver lowers clocks until heat balances.
-    const double max_power_for_temp = (kSimMaxOperatingTempC - kAmbientC - g.thermal_offset_c) / resistance;
+    const double max_power_for_temp = (kSimMaxOperatingTempC - kAmbientC - g.thermal_offset_c - drift_c) / resistance;
     if (power > max_power_for_temp && g.temp_c >= kSimMaxOperatingTempC - 0.5) {
       const double share = std::max(0.2, max_power_for_temp / power);
       clock *= std::pow(share, 0.4);  // power grows ~ f^2.5 along the voltage-frequency curve
@@ -139,7 +141,7 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
     power = g.power_limit_w * kIdlePowerShare * (1 + noise(g.rng, 0.01));
     reasons = core::clocks_event::gpu_idle;
   }
-  const double target = kAmbientC + g.thermal_offset_c + resistance * power;
+  const double target = kAmbientC + g.thermal_offset_c + drift_c + resistance * power;
   g.temp_c += (target - g.temp_c) * (1 - std::exp(-dt / kThermalTauS));
   if (g.temp_c >= kSimSlowdownTempC) reasons |= core::clocks_event::hw_thermal_slowdown;
   g.clock_factor = clock;
@@ -151,8 +153,8 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
                     (1 + noise(g.rng, 0.003));
     g.ecc_corrected += g.sim->burnin.ecc_sbe_per_hour * dt / 3600.0;
     if (g.sim->burnin.miscompare_at_s && t > *g.sim->burnin.miscompare_at_s) g.wrong_s += dt;
-    for (const auto& [link, per_min] : g.sim->burnin.nvlink_crc) {
-      g.crc[static_cast<std::size_t>(link)] += per_min * dt / 60.0;
+    for (const auto& crc : g.sim->burnin.nvlink_crc) {
+      if (t > crc.at_s) g.crc[static_cast<std::size_t>(crc.link)] += crc.per_min * dt / 60.0;
     }
   }
 }
@@ -178,8 +180,10 @@ core::TelemetrySample BurninModel::sample(int gpu) const {
   s.mem_clock_mhz = g.mem_clock_mhz;
   s.power_w = std::round(g.power_w * 1000) / 1000;
   s.energy_j = std::floor(g.energy_j);
-  s.util_gpu_pct = g.loaded ? 100.0 : 0.0;
-  s.util_mem_pct = g.loaded ? 45.0 : 0.0;
+  // util-lag: the card waits on its peers (a slower path or a mixed batch) part of the time.
+  const double util_share = now_s_ >= g.sim->burnin.util_lag_at_s ? g.sim->burnin.util_factor : 1.0;
+  s.util_gpu_pct = g.loaded ? std::round(100.0 * util_share) : 0.0;
+  s.util_mem_pct = g.loaded ? std::round(45.0 * util_share) : 0.0;
   s.clocks_event_reasons = g.reasons;
   s.pstate = g.loaded ? 0 : 8;
   s.ecc_corrected = static_cast<std::uint64_t>(std::floor(g.ecc_corrected));

@@ -84,4 +84,12 @@ core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vec
   return out;
 }
 
+core::Result<SimBurnin> make_sim_production(std::string_view profile, const std::vector<FaultSpec>& faults,
+                                            std::uint64_t seed) {
+  auto simulated = make_sim_burnin(profile, faults, seed, "bf16");
+  if (!simulated) return simulated.error();
+  for (int g = 0; g < simulated.value().model->gpu_count(); ++g) simulated.value().model->set_load(g, true);
+  return simulated;
+}
+
 }  // namespace gpuvet::sim

@@ -54,4 +54,9 @@ struct SimBurnin {
 core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vector<FaultSpec>& faults,
                                         std::uint64_t seed, const std::string& dtype);
 
+// The same machine in production, for `gpuvet monitor --sim`: every GPU runs the tenant's
+// training job (bf16 GEMM load) from run time 0; nothing starts or stops it.
+core::Result<SimBurnin> make_sim_production(std::string_view profile, const std::vector<FaultSpec>& faults,
+                                            std::uint64_t seed);
+
 }  // namespace gpuvet::sim

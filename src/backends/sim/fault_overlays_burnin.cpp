@@ -38,7 +38,13 @@ std::optional<core::Error> xid(SimGpu& gpu, Params& params) {
   return std::nullopt;
 }
 
-std::optional<core::Error> nvlink_crc(SimGpu& gpu, Params& params) {
+// nvlink-crc:gpu=N,link=L,per_min=R[,at=T]: `at` (default 0) is when the link starts to fail.
+std::optional<core::Error> nvlink_crc(SimState& state, const FaultSpec& fault) {
+  Params params(fault, {"gpu", "link", "per_min"}, {"at"});
+  if (params.error()) return params.error();
+  const int g = gpu_param(state, params);
+  if (params.error()) return params.error();
+  SimGpu& gpu = state.gpus[static_cast<std::size_t>(g)];
   if (gpu.ports.empty()) return params.fail(gpu.model->display_name + " has no NVLink ports");
   const int link = params.integer("link", 0, static_cast<int>(gpu.ports.size()) - 1, "this GPU has links");
   if (params.error()) return params.error();
@@ -46,8 +52,9 @@ std::optional<core::Error> nvlink_crc(SimGpu& gpu, Params& params) {
     return params.fail(fmt::format("link {} is not active: an inactive link counts no errors", link));
   }
   const double per_min = number_param(params, "per_min", 0.001, 1e6, "CRC errors per minute");
+  const double at = params.has("at") ? duration_param(params, "at") : 0.0;
   if (params.error()) return params.error();
-  gpu.burnin.nvlink_crc.emplace_back(link, per_min);
+  gpu.burnin.nvlink_crc.push_back({link, per_min, at});
   return std::nullopt;
 }
 
@@ -69,10 +76,10 @@ std::vector<FaultDef> burnin_fault_defs() {
       {"xid", "xid:gpu=N,code=C,at=T",
        "GPU N reports Xid C at run time T (an NVML XidCriticalError event). Xid 79 also makes it fall off the bus.",
        gpu_fault({"code", "at"}, xid)},
-      {"nvlink-crc", "nvlink-crc:gpu=N,link=L,per_min=R",
+      {"nvlink-crc", "nvlink-crc:gpu=N,link=L,per_min=R[,at=T]",
        "NVLink L of GPU N counts R flow-control CRC errors per minute under load (a marginal link or "
-       "connector); its replay counter grows with them.",
-       gpu_fault({"link", "per_min"}, nvlink_crc)},
+       "connector), from run time T on (default: from the start); its replay counter grows with them.",
+       nvlink_crc},
       {"ecc-sbe", "ecc-sbe:gpu=N,per_hour=R",
        "GPU N's memory reports R corrected (single-bit) ECC errors per hour under load.",
        gpu_fault({"per_hour"}, ecc_sbe)},

@@ -28,6 +28,8 @@ std::vector<FaultDef> collective_fault_defs();
 std::vector<FaultDef> network_fault_defs();
 // What hours under load show (fault_overlays_burnin.cpp).
 std::vector<FaultDef> burnin_fault_defs();
+// What days of production load show, for the monitor (fault_overlays_monitor.cpp).
+std::vector<FaultDef> monitor_fault_defs();
 
 // Every family in order; a name appears once.
 const std::vector<FaultDef>& fault_defs();

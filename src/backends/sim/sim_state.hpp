@@ -23,14 +23,25 @@ struct SimPort {
   int peer_port = -1;
 };
 
+// A link whose CRC errors grow under load from a given time (nvlink-crc).
+struct SimCrcFault {
+  int link = 0;
+  double per_min = 0;             // CRC errors per minute under load
+  double at_s = 0;                // from this run time on
+};
+
 // Planted by burn-in faults; they show only under hours of load (times in run seconds).
 struct SimBurninFaults {
   std::optional<double> throttle_at_s;                 // thermal-throttle: cooling fails at this time
   std::vector<std::pair<double, int>> xids;            // xid: (time, Xid code)
-  std::vector<std::pair<int, double>> nvlink_crc;      // nvlink-crc: (link, CRC errors per minute)
+  std::vector<SimCrcFault> nvlink_crc;                 // nvlink-crc
   double ecc_sbe_per_hour = 0;                         // ecc-sbe: corrected ECC errors per hour
   std::optional<double> lost_at_s;                     // gpu-lost: falls off the bus at this time
   std::optional<double> miscompare_at_s;               // gemm-miscompare: wrong GEMM results from this time
+  // Monitor faults (fault_overlays_monitor.cpp): they develop over days of production load.
+  double util_factor = 1.0;                            // util-lag: utilization as a share of its peers'
+  double util_lag_at_s = 0;                            // ... from this run time on
+  double temp_drift_c_per_day = 0;                     // temp-drift: runs this much hotter each day
 };
 
 struct SimGpu {
