@@ -1,0 +1,232 @@
+// The monitor's HTTP endpoint on cpp-httplib (see http_server.hpp). Every request goes through
+// one pre-routing handler, so the body of a request is never read: GET and HEAD of the three
+// paths are answered from the snapshot, anything else is 404 or 405.
+#include "monitor/http_server.hpp"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <thread>
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include "monitor/http_responses.hpp"
+#include "monitor/http_task_queue.hpp"
+
+namespace gpuvet::monitor {
+namespace {
+
+bool is_ipv6(const std::string& host) { return host.find(':') != std::string::npos; }
+
+// "127.0.0.1:9835" or "[::1]:9835".
+std::string host_port(const std::string& host, int port) {
+  return is_ipv6(host) ? fmt::format("[{}]:{}", host, port) : fmt::format("{}:{}", host, port);
+}
+
+// Why binding failed, asked of the kernel with a socket of our own (cpp-httplib only says "no").
+core::Error bind_failure(const ListenAddress& address) {
+  const std::string where = host_port(address.host, address.port);
+  const int family = is_ipv6(address.host) ? AF_INET6 : AF_INET;
+  const int sock = ::socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int error = 0;
+  if (sock < 0) {
+    error = errno;
+  } else {
+    int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    int rc = 0;
+    if (family == AF_INET) {
+      sockaddr_in sa{};
+      sa.sin_family = AF_INET;
+      sa.sin_port = htons(static_cast<std::uint16_t>(address.port));
+      ::inet_pton(AF_INET, address.host.c_str(), &sa.sin_addr);
+      rc = ::bind(sock, reinterpret_cast<sockaddr*>(&sa), sizeof(sa));
+    } else {
+      sockaddr_in6 sa{};
+      sa.sin6_family = AF_INET6;
+      sa.sin6_port = htons(static_cast<std::uint16_t>(address.port));
+      ::inet_pton(AF_INET6, address.host.c_str(), &sa.sin6_addr);
+      rc = ::bind(sock, reinterpret_cast<sockaddr*>(&sa), sizeof(sa));
+    }
+    error = rc == 0 ? 0 : errno;
+    ::close(sock);
+  }
+  switch (error) {
+    case EADDRINUSE:
+      return core::environment_error(fmt::format(
+          "cannot listen on {}: the port is already in use (another gpuvet monitor or exporter?); "
+          "choose another with --listen", where));
+    case EADDRNOTAVAIL:
+      return core::environment_error(
+          fmt::format("cannot listen on {}: the address is not one of this machine's", where));
+    case EACCES:
+      return core::environment_error(
+          fmt::format("cannot listen on {}: permission denied (ports below 1024 need privileges)", where));
+    default:
+      return core::environment_error(fmt::format("cannot listen on {}: {}", where,
+                                                 error == 0 ? "cpp-httplib could not bind" : std::strerror(error)));
+  }
+}
+
+}  // namespace
+
+core::Result<ListenAddress> parse_listen_address(std::string_view text) {
+  const auto bad = [&](std::string_view why) {
+    return core::usage_error(fmt::format(
+        "--listen '{}': {} (expected ADDRESS:PORT, e.g. 127.0.0.1:9835, [::1]:9835 or 0.0.0.0:9835)", text, why));
+  };
+  ListenAddress out;
+  std::string_view port_text;
+  if (!text.empty() && text.front() == '[') {
+    const auto close = text.find(']');
+    if (close == std::string_view::npos || close + 1 >= text.size() || text[close + 1] != ':') {
+      return bad("an IPv6 address needs the form [ADDRESS]:PORT");
+    }
+    out.host = std::string(text.substr(1, close - 1));
+    port_text = text.substr(close + 2);
+  } else {
+    const auto colon = text.rfind(':');
+    if (colon == std::string_view::npos) return bad("no port");
+    out.host = std::string(text.substr(0, colon));
+    port_text = text.substr(colon + 1);
+    if (out.host.find(':') != std::string::npos) return bad("write an IPv6 address in brackets");
+  }
+  if (out.host == "localhost") out.host = "127.0.0.1";
+  unsigned char buffer[sizeof(in6_addr)];
+  const int family = is_ipv6(out.host) ? AF_INET6 : AF_INET;
+  if (out.host.empty() || ::inet_pton(family, out.host.c_str(), buffer) != 1) {
+    return bad("not a numeric IP address (or localhost)");
+  }
+  const auto* end = port_text.data() + port_text.size();
+  const auto [ptr, ec] = std::from_chars(port_text.data(), end, out.port);
+  if (port_text.empty() || ec != std::errc() || ptr != end || out.port < 0 || out.port > 65535) {
+    return bad("the port is not a number from 0 to 65535");
+  }
+  return out;
+}
+
+bool is_loopback(const ListenAddress& address) {
+  if (address.host == "::1" || address.host == "localhost") return true;
+  in_addr v4{};
+  if (::inet_pton(AF_INET, address.host.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  return false;
+}
+
+struct MonitorHttpServer::Impl {
+  ListenAddress address;
+  const SnapshotBoard& board;
+  HttpOptions options;
+  httplib::Server server;
+  std::thread listener;
+  std::atomic<bool> listening_done{false};
+  int bound_port = 0;
+
+  Impl(ListenAddress a, const SnapshotBoard& b, HttpOptions o) : address(std::move(a)), board(b), options(std::move(o)) {}
+
+  HttpAnswer route(const httplib::Request& request) const {
+    if (request.method != "GET" && request.method != "HEAD") return method_not_allowed_answer(request.method);
+    if (request.get_header_value_count("Content-Length") > 0 &&
+        request.get_header_value<std::uint64_t>("Content-Length") > options.max_body_bytes) {
+      return {413, "text/plain; charset=utf-8", "request body too large: gpuvet monitor takes GET without a body\n"};
+    }
+    const auto snapshot = board.current();
+    if (request.path == "/metrics") {
+      MetricsOptions metrics{options.dcgm_names, options.now_unix_ms ? options.now_unix_ms() : 0};
+      return metrics_answer(snapshot, metrics);
+    }
+    if (request.path == "/alerts") return alerts_answer(snapshot);
+    if (request.path == "/healthz") return healthz_answer(snapshot);
+    return not_found_answer(request.path);
+  }
+
+  void configure() {
+    const std::size_t workers = options.worker_threads;
+    const std::size_t queued = options.max_queued_connections;
+    server.new_task_queue = [workers, queued] { return new BoundedTaskQueue(workers, queued); };
+    // SO_REUSEADDR only: cpp-httplib's default SO_REUSEPORT would let a second daemon bind the
+    // same port silently and share its scrapes.
+    server.set_socket_options([](socket_t sock) {
+      int yes = 1;
+      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
+    server.set_read_timeout(options.read_timeout);
+    server.set_write_timeout(options.write_timeout);
+    server.set_keep_alive_timeout(options.keep_alive_timeout.count());
+    server.set_keep_alive_max_count(options.keep_alive_max_requests);
+    server.set_payload_max_length(options.max_body_bytes);
+    server.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
+      HttpAnswer answer = route(request);
+      response.status = answer.status;
+      if (answer.status == 405) response.set_header("Allow", "GET, HEAD");
+      if (answer.status == 413) response.set_header("Connection", "close");
+      response.set_content(std::move(answer.body), answer.content_type.c_str());
+      return httplib::Server::HandlerResponse::Handled;
+    });
+    server.set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+      response.status = 500;
+      response.set_content("internal error in gpuvet monitor (please report it)\n", "text/plain; charset=utf-8");
+    });
+  }
+};
+
+MonitorHttpServer::MonitorHttpServer(ListenAddress address, const SnapshotBoard& board, HttpOptions options)
+    : impl_(std::make_unique<Impl>(std::move(address), board, std::move(options))) {
+  if (!impl_->options.now_unix_ms) {
+    impl_->options.now_unix_ms = [] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(
+                 std::chrono::system_clock::now().time_since_epoch()).count();
+    };
+  }
+  impl_->configure();
+}
+
+MonitorHttpServer::~MonitorHttpServer() { stop(); }
+
+core::Result<int> MonitorHttpServer::start() {
+  Impl& impl = *impl_;
+  if (impl.listener.joinable()) return impl.bound_port;
+  auto checked = parse_listen_address(host_port(impl.address.host, impl.address.port));
+  if (!checked) return checked.error();
+  if (impl.address.port == 0) {
+    const int port = impl.server.bind_to_any_port(impl.address.host);
+    if (port <= 0) return bind_failure(impl.address);
+    impl.bound_port = port;
+  } else {
+    if (!impl.server.bind_to_port(impl.address.host, impl.address.port)) return bind_failure(impl.address);
+    impl.bound_port = impl.address.port;
+  }
+  impl.listener = std::thread([&impl] {
+    try {
+      impl.server.listen_after_bind();
+    } catch (...) {  // NOLINT(bugprone-empty-catch): no exception leaves a thread; stop() still joins
+    }
+    impl.listening_done = true;
+  });
+  return impl.bound_port;
+}
+
+void MonitorHttpServer::stop() {
+  if (!impl_ || !impl_->listener.joinable()) return;
+  // cpp-httplib's stop() does nothing until the listener thread has entered its accept loop, so
+  // repeat it until that thread is done (a stop right after start() would otherwise hang).
+  while (!impl_->listening_done) {
+    impl_->server.stop();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  impl_->listener.join();
+}
+
+std::string MonitorHttpServer::describe() const {
+  const auto& a = impl_->address;
+  const int port = impl_->bound_port != 0 ? impl_->bound_port : a.port;
+  return "http://" + host_port(a.host, port);
+}
+
+}  // namespace gpuvet::monitor

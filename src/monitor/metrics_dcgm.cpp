@@ -1,0 +1,116 @@
+// The dcgm-exporter names (`--dcgm-names`): the DCGM field name verbatim as the metric name, its
+// unit (MHz, °C, W, mJ, percent) and type as NVIDIA/dcgm-exporter's etc/default-counters.csv
+// declares them, and its labels in its order (internal/pkg/rendermetrics/render_metrics.go:
+// gpu, UUID, pci_bus_id, device, modelName, Hostname), so NVIDIA's Grafana dashboard 12239
+// reads gpuvet unchanged. These names break Prometheus' lint rules on purpose (camelCase labels,
+// counters without `_total`); the gpuvet_* families beside them follow the rules.
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "monitor/metrics_exposition.hpp"
+
+namespace gpuvet::monitor {
+namespace {
+
+MetricLabels dcgm_labels(const GpuNow& now, const std::string& hostname) {
+  MetricLabels labels{{"gpu", std::to_string(now.gpu.index)}};
+  if (now.gpu.uuid) labels.push_back({"UUID", *now.gpu.uuid});
+  if (now.gpu.pci_bus_id) labels.push_back({"pci_bus_id", *now.gpu.pci_bus_id});
+  labels.push_back({"device", "nvidia" + std::to_string(now.gpu.index)});
+  if (now.gpu.name) labels.push_back({"modelName", *now.gpu.name});
+  if (!hostname.empty()) labels.push_back({"Hostname", hostname});
+  return labels;
+}
+
+template <class T>
+void add_value(MetricFamily& family, const MetricLabels& labels, const core::Reading<T>& reading) {
+  if (reading) family.add(labels, static_cast<double>(*reading));
+}
+
+void add_count(MetricFamily& family, const MetricLabels& labels, const core::Reading<std::uint64_t>& reading) {
+  if (reading) family.add(labels, *reading);
+}
+
+// dcgm-exporter's *_COUNT_TOTAL NVLink fields are the sum over the GPU's links; unknown when
+// any link's counter is unknown (a partial sum would read as a drop).
+std::optional<std::uint64_t> sum_links(const std::vector<core::NvLinkErrorSample>& links,
+                                       core::Reading<std::uint64_t> core::NvLinkErrorSample::*field) {
+  std::uint64_t total = 0;
+  for (const auto& link : links) {
+    const auto& reading = link.*field;
+    if (!reading) return std::nullopt;
+    total += *reading;
+  }
+  return total;
+}
+
+}  // namespace
+
+void append_dcgm_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) {
+  using T = MetricType;
+  MetricFamily sm_clock("DCGM_FI_DEV_SM_CLOCK", T::gauge, "SM clock frequency (in MHz).");
+  MetricFamily mem_clock("DCGM_FI_DEV_MEM_CLOCK", T::gauge, "Memory clock frequency (in MHz).");
+  MetricFamily mem_temp("DCGM_FI_DEV_MEMORY_TEMP", T::gauge, "Memory temperature (in C).");
+  MetricFamily temp("DCGM_FI_DEV_GPU_TEMP", T::gauge, "GPU temperature (in C).");
+  MetricFamily power("DCGM_FI_DEV_POWER_USAGE", T::gauge, "Power draw (in W).");
+  MetricFamily energy("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", T::counter,
+                      "Total energy consumption since boot (in mJ).");
+  MetricFamily pcie_replay("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", T::counter, "Total number of PCIe retries.");
+  MetricFamily util("DCGM_FI_DEV_GPU_UTIL", T::gauge, "GPU utilization (in %).");
+  MetricFamily mem_util("DCGM_FI_DEV_MEM_COPY_UTIL", T::gauge, "Memory utilization (in %).");
+  MetricFamily xid("DCGM_FI_DEV_XID_ERRORS", T::gauge, "Value of the last XID error encountered.");
+  MetricFamily throttle("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", T::gauge,
+                        "Current clock throttle reasons (bitmask of DCGM_CLOCKS_THROTTLE_REASON_*).");
+  MetricFamily sbe("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", T::counter, "Total number of single-bit volatile ECC errors.");
+  MetricFamily dbe("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", T::counter, "Total number of double-bit volatile ECC errors.");
+  MetricFamily retired_sbe("DCGM_FI_DEV_RETIRED_SBE", T::counter,
+                           "Total number of retired pages due to single-bit errors.");
+  MetricFamily retired_dbe("DCGM_FI_DEV_RETIRED_DBE", T::counter,
+                           "Total number of retired pages due to double-bit errors.");
+  MetricFamily remap_pending("DCGM_FI_DEV_ROW_REMAP_PENDING", T::gauge, "Whether remapping of rows is pending.");
+  MetricFamily crc_flit("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", T::counter,
+                        "Total number of NVLink flow-control CRC errors.");
+  MetricFamily crc_data("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", T::counter,
+                        "Total number of NVLink data CRC errors.");
+  MetricFamily replay("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", T::counter, "Total number of NVLink retries.");
+  MetricFamily recovery("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", T::counter,
+                        "Total number of NVLink recovery errors.");
+
+  for (const auto& now : snapshot.gpus) {
+    const MetricLabels labels = dcgm_labels(now, snapshot.hostname);
+    xid.add(labels, static_cast<double>(now.last_xid));
+    if (now.lost || !now.has_sample) continue;
+    const core::TelemetrySample& s = now.latest;
+    add_value(sm_clock, labels, s.sm_clock_mhz);
+    add_value(mem_clock, labels, s.mem_clock_mhz);
+    add_value(mem_temp, labels, s.mem_temp_c);
+    add_value(temp, labels, s.gpu_temp_c);
+    add_value(power, labels, s.power_w);
+    if (s.energy_j) energy.add(labels, static_cast<std::uint64_t>(std::llround(*s.energy_j * 1000.0)));
+    add_count(pcie_replay, labels, s.pcie_replays);
+    add_value(util, labels, s.util_gpu_pct);
+    add_value(mem_util, labels, s.util_mem_pct);
+    add_value(throttle, labels, s.clocks_event_reasons);
+    add_count(sbe, labels, s.ecc_corrected);
+    add_count(dbe, labels, s.ecc_uncorrected);
+    add_value(retired_sbe, labels, s.retired_pages_sbe);
+    add_value(retired_dbe, labels, s.retired_pages_dbe);
+    if (s.remap_pending) remap_pending.add(labels, *s.remap_pending ? 1.0 : 0.0);
+    if (s.nvlink && !s.nvlink->empty()) {
+      using L = core::NvLinkErrorSample;
+      if (auto v = sum_links(*s.nvlink, &L::crc_flit)) crc_flit.add(labels, *v);
+      if (auto v = sum_links(*s.nvlink, &L::crc_data)) crc_data.add(labels, *v);
+      if (auto v = sum_links(*s.nvlink, &L::replay)) replay.add(labels, *v);
+      if (auto v = sum_links(*s.nvlink, &L::recovery)) recovery.add(labels, *v);
+    }
+  }
+
+  for (const MetricFamily* family :
+       {&sm_clock, &mem_clock, &mem_temp, &temp, &power, &energy, &pcie_replay, &util, &mem_util, &xid, &throttle,
+        &sbe, &dbe, &retired_sbe, &retired_dbe, &remap_pending, &crc_flit, &crc_data, &replay, &recovery}) {
+    family->write_to(out);
+  }
+}
+
+}  // namespace gpuvet::monitor

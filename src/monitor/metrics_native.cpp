@@ -1,0 +1,150 @@
+// The per-GPU gpuvet_* families: Prometheus naming rules (base units: celsius, hertz, watts,
+// joules; utilization as a 0..1 ratio; `_total` for counters). A reading that is absent is left
+// out; a lost GPU or one not sampled yet keeps only its identity, lost flag and Xid count.
+#include <array>
+#include <cstdint>
+
+#include "core/telemetry.hpp"
+#include "monitor/metrics_exposition.hpp"
+
+namespace gpuvet::monitor {
+namespace {
+
+MetricLabels gpu_labels(const GpuNow& now, const std::string& hostname) {
+  MetricLabels labels{{"gpu", std::to_string(now.gpu.index)}};
+  if (now.gpu.uuid) labels.push_back({"uuid", *now.gpu.uuid});
+  if (now.gpu.pci_bus_id) labels.push_back({"pci_bus_id", *now.gpu.pci_bus_id});
+  if (now.gpu.name) labels.push_back({"model", *now.gpu.name});
+  if (!hostname.empty()) labels.push_back({"hostname", hostname});
+  return labels;
+}
+
+MetricLabels with(MetricLabels labels, std::string name, std::string value) {
+  labels.push_back({std::move(name), std::move(value)});
+  return labels;
+}
+
+template <class T>
+void add_scaled(MetricFamily& family, const MetricLabels& labels, const core::Reading<T>& reading,
+                double scale) {
+  if (reading) family.add(labels, static_cast<double>(*reading) * scale);
+}
+
+void add_counter(MetricFamily& family, const MetricLabels& labels,
+                 const core::Reading<std::uint64_t>& reading) {
+  if (reading) family.add(labels, *reading);
+}
+
+void add_flag(MetricFamily& family, const MetricLabels& labels, const core::Reading<bool>& reading) {
+  if (reading) family.add(labels, *reading ? 1.0 : 0.0);
+}
+
+constexpr std::array<std::uint64_t, 9> kClocksEventBits = {
+    core::clocks_event::gpu_idle,          core::clocks_event::applications_clocks,
+    core::clocks_event::sw_power_cap,      core::clocks_event::hw_slowdown,
+    core::clocks_event::sync_boost,        core::clocks_event::sw_thermal_slowdown,
+    core::clocks_event::hw_thermal_slowdown, core::clocks_event::hw_power_brake,
+    core::clocks_event::display_clock};
+
+}  // namespace
+
+void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) {
+  using T = MetricType;
+  MetricFamily lost("gpuvet_gpu_lost", T::gauge, "1 when the GPU fell off the bus or stopped answering, else 0.");
+  MetricFamily sampled_at("gpuvet_gpu_last_sample_timestamp_seconds", T::gauge,
+                          "When the GPU was last sampled (Unix time; virtual time under --sim).");
+  MetricFamily temp("gpuvet_gpu_temperature_celsius", T::gauge, "GPU core temperature.");
+  MetricFamily mem_temp("gpuvet_memory_temperature_celsius", T::gauge, "GPU memory (HBM) temperature.");
+  MetricFamily sm_clock("gpuvet_sm_clock_hertz", T::gauge, "SM clock.");
+  MetricFamily mem_clock("gpuvet_memory_clock_hertz", T::gauge, "Memory clock.");
+  MetricFamily power("gpuvet_power_usage_watts", T::gauge, "Board power draw.");
+  MetricFamily energy("gpuvet_energy_consumption_joules_total", T::counter,
+                      "Energy the board used since the driver loaded.");
+  MetricFamily util("gpuvet_gpu_utilization_ratio", T::gauge,
+                    "Fraction of the last sample period a kernel ran on the GPU (0..1, NVML utilization.gpu).");
+  MetricFamily mem_util("gpuvet_memory_utilization_ratio", T::gauge,
+                        "Fraction of the last sample period the memory was read or written (0..1, NVML utilization.memory).");
+  MetricFamily clocks_event("gpuvet_clocks_event_reason_active", T::gauge,
+                            "1 when the clocks-event (throttle) reason is active, else 0 (NVML reason names).");
+  MetricFamily pstate("gpuvet_performance_state", T::gauge, "Performance state (0 = P0, maximum performance).");
+  MetricFamily ecc_corrected("gpuvet_ecc_corrected_errors_total", T::counter,
+                             "Corrected (single-bit) ECC errors since the driver loaded (volatile).");
+  MetricFamily ecc_uncorrected("gpuvet_ecc_uncorrected_errors_total", T::counter,
+                               "Uncorrected (double-bit) ECC errors since the driver loaded (volatile).");
+  MetricFamily retired("gpuvet_retired_pages", T::gauge, "Memory pages retired, by cause.");
+  MetricFamily retired_pending("gpuvet_retired_pages_pending", T::gauge,
+                               "1 when a page retirement waits for a reboot, else 0.");
+  MetricFamily remap_pending("gpuvet_row_remap_pending", T::gauge,
+                             "1 when a memory row remap waits for a GPU reset, else 0.");
+  MetricFamily pcie_replays("gpuvet_pcie_replays_total", T::counter, "PCIe replays since the driver loaded.");
+  MetricFamily crc_flit("gpuvet_nvlink_crc_flit_errors_total", T::counter,
+                        "NVLink flow-control CRC errors on the link since the driver loaded.");
+  MetricFamily crc_data("gpuvet_nvlink_crc_data_errors_total", T::counter,
+                        "NVLink data CRC errors on the link since the driver loaded.");
+  MetricFamily replay("gpuvet_nvlink_replay_errors_total", T::counter,
+                      "NVLink link-level replays on the link since the driver loaded.");
+  MetricFamily recovery("gpuvet_nvlink_recovery_errors_total", T::counter,
+                        "NVLink link recoveries (retraining) on the link since the driver loaded.");
+  MetricFamily xid_total("gpuvet_xid_events_total", T::counter, "Xid events seen since the daemon started.");
+  MetricFamily last_xid("gpuvet_last_xid", T::gauge, "The most recent Xid code seen (0: none since the daemon started).");
+  MetricFamily power_limit("gpuvet_power_limit_watts", T::gauge, "Enforced power limit.");
+  MetricFamily slowdown("gpuvet_slowdown_temperature_celsius", T::gauge, "Hardware slowdown temperature threshold.");
+  MetricFamily shutdown("gpuvet_shutdown_temperature_celsius", T::gauge, "Hardware shutdown temperature threshold.");
+  MetricFamily max_clock("gpuvet_sm_clock_max_hertz", T::gauge, "Maximum SM clock.");
+
+  for (const auto& now : snapshot.gpus) {
+    const MetricLabels labels = gpu_labels(now, snapshot.hostname);
+    lost.add(labels, now.lost ? 1.0 : 0.0);
+    xid_total.add(labels, now.xid_total);
+    last_xid.add(labels, static_cast<double>(now.last_xid));
+    add_scaled(power_limit, labels, now.gpu.power_limit_w, 1.0);
+    add_scaled(slowdown, labels, now.gpu.slowdown_temp_c, 1.0);
+    add_scaled(shutdown, labels, now.gpu.shutdown_temp_c, 1.0);
+    add_scaled(max_clock, labels, now.gpu.max_sm_clock_mhz, 1e6);
+    if (now.lost || !now.has_sample) continue;  // its last readings would be stale or never were
+
+    const core::TelemetrySample& s = now.latest;
+    sampled_at.add(labels, static_cast<double>(s.unix_ms) / 1000.0);
+    add_scaled(temp, labels, s.gpu_temp_c, 1.0);
+    add_scaled(mem_temp, labels, s.mem_temp_c, 1.0);
+    add_scaled(sm_clock, labels, s.sm_clock_mhz, 1e6);
+    add_scaled(mem_clock, labels, s.mem_clock_mhz, 1e6);
+    add_scaled(power, labels, s.power_w, 1.0);
+    add_scaled(energy, labels, s.energy_j, 1.0);
+    add_scaled(util, labels, s.util_gpu_pct, 0.01);
+    add_scaled(mem_util, labels, s.util_mem_pct, 0.01);
+    if (s.clocks_event_reasons) {
+      for (std::uint64_t bit : kClocksEventBits) {
+        clocks_event.add(with(labels, "reason", core::clocks_event_name(bit)),
+                         (*s.clocks_event_reasons & bit) != 0 ? 1.0 : 0.0);
+      }
+    }
+    add_scaled(pstate, labels, s.pstate, 1.0);
+    add_counter(ecc_corrected, labels, s.ecc_corrected);
+    add_counter(ecc_uncorrected, labels, s.ecc_uncorrected);
+    add_scaled(retired, with(labels, "cause", "single_bit_ecc"), s.retired_pages_sbe, 1.0);
+    add_scaled(retired, with(labels, "cause", "double_bit_ecc"), s.retired_pages_dbe, 1.0);
+    add_flag(retired_pending, labels, s.retired_pages_pending);
+    add_flag(remap_pending, labels, s.remap_pending);
+    add_counter(pcie_replays, labels, s.pcie_replays);
+    if (s.nvlink) {
+      for (const auto& link : *s.nvlink) {
+        const MetricLabels link_labels = with(labels, "link", std::to_string(link.link));
+        add_counter(crc_flit, link_labels, link.crc_flit);
+        add_counter(crc_data, link_labels, link.crc_data);
+        add_counter(replay, link_labels, link.replay);
+        add_counter(recovery, link_labels, link.recovery);
+      }
+    }
+  }
+
+  for (const MetricFamily* family :
+       {&lost, &sampled_at, &temp, &mem_temp, &sm_clock, &mem_clock, &power, &energy, &util, &mem_util,
+        &clocks_event, &pstate, &ecc_corrected, &ecc_uncorrected, &retired, &retired_pending, &remap_pending,
+        &pcie_replays, &crc_flit, &crc_data, &replay, &recovery, &xid_total, &last_xid, &power_limit,
+        &slowdown, &shutdown, &max_clock}) {
+    family->write_to(out);
+  }
+}
+
+}  // namespace gpuvet::monitor
