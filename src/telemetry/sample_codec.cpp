@@ -12,7 +12,8 @@ namespace gpuvet::telemetry {
 
 namespace {
 
-enum FieldState : unsigned { kSame = 0, kChanged = 1, kAbsent = 2 };
+enum FieldState : unsigned { kSame = 0, kChanged = 1, kAbsent = 2, kWhole = 3 };
+constexpr std::uint32_t kAllBased = (std::uint32_t{1} << kEncodedFields) - 1;
 constexpr std::size_t kStateBytes = (2 * kEncodedFields + 7) / 8;
 
 void put_varint(std::string& out, std::uint64_t v) {
@@ -95,13 +96,20 @@ std::string_view encoded_field_name(std::size_t index) {
 void SampleEncoder::encode(const core::TelemetrySample& sample, std::int64_t row_unix_ms, std::string& out,
                            std::vector<std::pair<std::string_view, std::string>>& absent) {
   auto [it, fresh] = last_.try_emplace(sample.gpu);
-  if (fresh) it->second.fill(0);
-  FieldValues& last = it->second;
+  if (fresh) it->second.based = fresh_based_ ? kAllBased : 0;
+  FieldValues& last = it->second.last;
+  std::uint32_t& based = it->second.based;
   std::array<unsigned, kEncodedFields> state{};
   std::array<std::int64_t, kEncodedFields> delta{};
   const auto take = [&](std::size_t i, std::optional<std::int64_t> v) {
+    const std::uint32_t bit = std::uint32_t{1} << i;
     if (!v) {
       state[i] = kAbsent;
+    } else if ((based & bit) == 0) {
+      state[i] = kWhole;
+      delta[i] = *v;
+      last[i] = *v;
+      based |= bit;
     } else if (*v != last[i]) {
       state[i] = kChanged;
       delta[i] = wrap_sub(*v, last[i]);
@@ -124,8 +132,13 @@ void SampleEncoder::encode(const core::TelemetrySample& sample, std::int64_t row
   for (std::size_t i = 0; i < kEncodedFields; ++i) bits[i / 4] |= static_cast<unsigned char>(state[i] << (2 * (i % 4)));
   out.append(reinterpret_cast<const char*>(bits.data()), bits.size());
   for (std::size_t i = 0; i < kEncodedFields; ++i) {
-    if (state[i] == kChanged) put_varint(out, zigzag(delta[i]));
+    if (state[i] == kChanged || state[i] == kWhole) put_varint(out, zigzag(delta[i]));
   }
+}
+
+void SampleEncoder::reset() {
+  for (auto& [gpu, s] : last_) s.based = 0;
+  fresh_based_ = false;
 }
 
 std::optional<core::Error> SampleDecoder::decode_raw(const unsigned char*& pos, const unsigned char* end, int& gpu,
@@ -148,12 +161,10 @@ std::optional<core::Error> SampleDecoder::decode_raw(const unsigned char*& pos, 
     const unsigned state = (bits[i / 4] >> (2 * (i % 4))) & 3u;
     if (state == kAbsent) {
       absent_mask |= std::uint64_t{1} << i;
-    } else if (state == kChanged) {
+    } else if (state == kChanged || state == kWhole) {
       std::uint64_t d = 0;
       if (!get_varint(pos, end, d)) return bad("field value");
-      (*values)[i] = wrap_add((*values)[i], unzigzag(d));
-    } else if (state != kSame) {
-      return bad("field state");
+      (*values)[i] = state == kWhole ? unzigzag(d) : wrap_add((*values)[i], unzigzag(d));
     }
   }
   return std::nullopt;

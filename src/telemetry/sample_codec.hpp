@@ -2,7 +2,10 @@
 // one tick share a row, and each sample is its GPU, its wall-clock offset, two bits per field
 // (unchanged / changed / absent) and, for a changed field, the zigzag varint of the difference
 // from that GPU's previous value. Real fields are stored as whole multiples of a fixed resolution
-// (kRealScale steps per unit). Version history in docs/measurement.md "The database".
+// (kRealScale steps per unit). A keyframe (SampleEncoder::reset, schema 3) stores each known
+// field as its value instead (fourth field state), so the rows from a keyframe on decode without
+// the rows before it: the store prunes old rows down to a keyframe. Version history in
+// docs/measurement.md "The database".
 #pragma once
 
 #include <array>
@@ -31,9 +34,17 @@ class SampleEncoder {
   // a real value that is not finite or out of range ("not a finite number").
   void encode(const core::TelemetrySample& sample, std::int64_t row_unix_ms, std::string& out,
               std::vector<std::pair<std::string_view, std::string>>& absent);
+  // From now on, each GPU's next known value of every field (and of GPUs not seen yet) is stored
+  // whole, not as a difference: the next row starts a keyframe.
+  void reset();
 
  private:
-  std::map<int, FieldValues> last_;
+  struct GpuState {
+    FieldValues last{};
+    std::uint32_t based = 0;  // bit i: last[i] is what the decoder holds for field i
+  };
+  std::map<int, GpuState> last_;
+  bool fresh_based_ = true;   // before the first reset a new GPU starts from zeros, as the decoder
 };
 
 class SampleDecoder {

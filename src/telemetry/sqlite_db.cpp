@@ -52,6 +52,8 @@ core::Result<std::unique_ptr<Database>> Database::open(const std::string& path, 
 
 Database::~Database() { sqlite3_close(db_); }
 
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+
 core::Error Database::error(const std::string& what) const {
   return core::input_error(fmt::format("{}: {}: {}", path_, what, sqlite3_errmsg(db_)));
 }

@@ -39,6 +39,8 @@ class Database {
   std::optional<core::Error> exec(const std::string& sql);
   core::Result<std::unique_ptr<Statement>> prepare(const std::string& sql);
   [[nodiscard]] const std::string& path() const { return path_; }
+  // The rowid of the last row inserted through this connection.
+  [[nodiscard]] std::int64_t last_insert_rowid() const;
   [[nodiscard]] core::Error error(const std::string& what) const;
 
  private:

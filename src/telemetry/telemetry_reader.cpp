@@ -56,25 +56,6 @@ std::optional<core::Error> for_each_row(Database& db, const std::string& sql, Ro
   }
 }
 
-std::optional<core::Error> check_schema(Database& db) {
-  auto st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-  if (!st) return core::input_error(fmt::format("{}: not a gpuvet burn-in database", db.path()));
-  auto row = st.value()->step();
-  if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet burn-in database (no schema version)", db.path()));
-  const std::string version = st.value()->get_text(0);
-  if (version == "1") {
-    return core::input_error(fmt::format(
-        "{}: burn-in database schema version 1 (one row per sample, written by gpuvet before the streaming judge); "
-        "this gpuvet reads version {}: rebuild the report with the gpuvet that wrote it",
-        db.path(), kSchemaVersion));
-  }
-  if (version != std::to_string(kSchemaVersion)) {
-    return core::input_error(fmt::format("{}: burn-in database schema version {}, this gpuvet reads version {}",
-                                         db.path(), version, kSchemaVersion));
-  }
-  return std::nullopt;
-}
-
 std::optional<core::Error> read_run(Database& db, core::BurninRunInfo& run) {
   auto st = db.prepare(
       "SELECT source, simulated, hostname, dtype, faults, interval_s, planned_duration_s, started_unix_ms, status, "
@@ -238,6 +219,35 @@ std::optional<core::Error> read_events(Database& db, std::vector<core::Telemetry
 }
 
 }  // namespace
+
+std::optional<core::Error> check_schema(Database& db, std::string* purpose) {
+  auto st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
+  if (!st) return core::input_error(fmt::format("{}: not a gpuvet burn-in database", db.path()));
+  auto row = st.value()->step();
+  if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet burn-in database (no schema version)", db.path()));
+  const std::string version = st.value()->get_text(0);
+  if (version == "1") {
+    return core::input_error(fmt::format(
+        "{}: burn-in database schema version 1 (one row per sample, written by gpuvet before the streaming judge); "
+        "this gpuvet reads versions {} to {}: rebuild the report with the gpuvet that wrote it",
+        db.path(), kOldestReadableSchemaVersion, kSchemaVersion));
+  }
+  bool readable = false;
+  for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) readable = readable || version == std::to_string(v);
+  if (!readable) {
+    return core::input_error(fmt::format("{}: burn-in database schema version {}, this gpuvet reads versions {} to {}",
+                                         db.path(), version, kOldestReadableSchemaVersion, kSchemaVersion));
+  }
+  if (purpose) {
+    *purpose = "burnin";
+    auto p = db.prepare("SELECT value FROM meta WHERE key = 'purpose'");
+    if (!p) return p.error();
+    auto prow = p.value()->step();
+    if (!prow) return prow.error();
+    if (prow.value()) *purpose = p.value()->get_text(0);
+  }
+  return std::nullopt;
+}
 
 core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_header, const SampleSink& on_sample) {
   core::BurninRecord record;

@@ -1,4 +1,4 @@
-// The burn-in database schema, version 2.
+// The burn-in database schema, version 3.
 #include "telemetry/telemetry_schema.hpp"
 
 #include <fmt/format.h>
@@ -38,7 +38,7 @@ std::string insert_sql(std::string_view table, const std::string& columns) {
 }
 
 // The gpus and nvlink tables spell out the columns of kGpu*Fields and kNvlinkCounters.
-std::string schema_sql() {
+std::string schema_sql(std::string_view purpose) {
   return fmt::format(R"SQL(
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE run (
@@ -66,9 +66,19 @@ CREATE TABLE events (gpu INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL
 CREATE TABLE rollups (gpu INTEGER NOT NULL, minute INTEGER NOT NULL, samples INTEGER NOT NULL, t_s REAL NOT NULL,
   loaded INTEGER NOT NULL, tflops REAL, gpu_temp_c REAL, max_temp_c REAL, sm_clock_mhz REAL, power_w REAL,
   throttled INTEGER NOT NULL, throttled_from_s REAL, throttled_to_s REAL, PRIMARY KEY (gpu, minute)) WITHOUT ROWID;
-INSERT INTO meta (key, value) VALUES ('schema', 'gpuvet.burnin.db'), ('schema_version', '{}');
+-- Per GPU and hour of run time (hour_rollup.hpp): kept longest, for months of monitor history.
+CREATE TABLE hourly_rollups (gpu INTEGER NOT NULL, hour INTEGER NOT NULL, samples INTEGER NOT NULL, t_s REAL NOT NULL,
+  util_min REAL, util_mean REAL, util_max REAL, temp_min REAL, temp_mean REAL, temp_max REAL,
+  power_min REAL, power_mean REAL, power_max REAL, clock_min REAL, clock_mean REAL, clock_max REAL,
+  throttled INTEGER NOT NULL, nvlink_crc_new INTEGER, nvlink_replay_new INTEGER, nvlink_recovery_new INTEGER,
+  ecc_corrected_new INTEGER, ecc_uncorrected_new INTEGER, pcie_replays_new INTEGER,
+  PRIMARY KEY (gpu, hour)) WITHOUT ROWID;
+-- Each process that wrote the file: one for a burn-in, one per start of a monitor on it.
+CREATE TABLE segments (started_unix_ms INTEGER NOT NULL, first_t_s REAL NOT NULL, ended_t_s REAL,
+  telemetry_source TEXT NOT NULL);
+INSERT INTO meta (key, value) VALUES ('schema', 'gpuvet.burnin.db'), ('schema_version', '{}'), ('purpose', '{}');
 )SQL",
-                     kSchemaVersion);
+                     kSchemaVersion, purpose);
 }
 
 }  // namespace gpuvet::telemetry

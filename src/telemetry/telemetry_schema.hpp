@@ -18,8 +18,11 @@ namespace gpuvet::telemetry {
 
 // Bump on any incompatible change; the reader refuses other versions with a clear error.
 // 1: one row per GPU-sample (gpuvet before the streaming judge); 2: one row per tick, samples
-// delta-encoded (sample_codec.hpp), per-minute rollups.
-inline constexpr int kSchemaVersion = 2;
+// delta-encoded (sample_codec.hpp), per-minute rollups; 3: keyframes in the sample encoding (rows
+// pruned from the front), hourly rollups, segments (each process that wrote the file) and
+// meta.purpose ("burnin" or "monitor"). This gpuvet reads 2 and 3 and writes 3.
+inline constexpr int kSchemaVersion = 3;
+inline constexpr int kOldestReadableSchemaVersion = 2;
 
 using core::BurninGpu;
 using core::NvLinkErrorSample;
@@ -112,8 +115,8 @@ inline constexpr FieldTable<NvLinkErrorSample, std::uint64_t, 4> kNvlinkCounters
     {"recovery", &NvLinkErrorSample::recovery},
 }};
 
-// DDL for a new database.
-std::string schema_sql();
+// DDL for a new database; `purpose` is "burnin" or "monitor" (meta.purpose).
+std::string schema_sql(std::string_view purpose);
 // "idx, name, ..., max_sm_clock_mhz": the gpus columns in the order above.
 std::string gpu_columns();
 // "gpu, t_s, link, crc_flit, ..., recovery": the nvlink columns in the order above.

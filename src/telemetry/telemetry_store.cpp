@@ -89,6 +89,16 @@ std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& ru
 
 }  // namespace
 
+std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
+                                         const std::string& telemetry_source) {
+  auto st = db.prepare("INSERT INTO segments (started_unix_ms, first_t_s, ended_t_s, telemetry_source) VALUES (?,?,NULL,?)");
+  if (!st) return st.error();
+  st.value()->bind(1, static_cast<std::int64_t>(started_unix_ms));
+  st.value()->bind(2, first_t_s);
+  st.value()->bind(3, telemetry_source);
+  return st.value()->run();
+}
+
 TelemetryStore::TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options)
     : db_(std::move(db)), clock_(clock), options_(options), encoder_(std::make_unique<SampleEncoder>()) {}
 
@@ -114,27 +124,36 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
   const char* sync = memory ? "PRAGMA synchronous=OFF" : options.fsync_each_commit ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL";
   if (auto e = d.exec(sync)) return *e;
   if (auto e = d.exec("BEGIN")) return *e;
-  if (auto e = d.exec(schema_sql())) return e->with_context("creating the schema");
+  if (auto e = d.exec(schema_sql(options.purpose))) return e->with_context("creating the schema");
   if (auto e = write_run(d, run, gpus)) return e->with_context("recording the run");
+  if (auto e = write_segment(d, run.started_unix_ms, 0, run.telemetry_source)) return e->with_context("recording the run");
   if (auto e = d.exec("COMMIT")) return *e;
 
   std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(db).value(), commit_clock, options));
-  auto s = store->db_->prepare("INSERT INTO ticks (t_s, unix_ms, data) VALUES (?,?,?)");
-  auto n = store->db_->prepare(insert_sql("nvlink", nvlink_columns()));
-  auto e = store->db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
-  auto a = store->db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
-  auto r = store->db_->prepare(fmt::format("INSERT OR REPLACE INTO rollups ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                           kRollupColumns));
-  for (auto* st : {&s, &n, &e, &a, &r}) {
+  if (auto e = store->prepare_statements()) return *e;
+  store->started_unix_ms_ = run.started_unix_ms;
+  for (const auto& g : gpus) store->gpu_indices_.push_back(g.index);
+  return store;
+}
+
+std::optional<core::Error> TelemetryStore::prepare_statements() {
+  auto s = db_->prepare("INSERT INTO ticks (t_s, unix_ms, data) VALUES (?,?,?)");
+  auto n = db_->prepare(insert_sql("nvlink", nvlink_columns()));
+  auto e = db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
+  auto a = db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
+  auto r = db_->prepare(fmt::format("INSERT OR REPLACE INTO rollups ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", kRollupColumns));
+  auto h = db_->prepare(hour_rollup_upsert_sql());
+  for (auto* st : {&s, &n, &e, &a, &r, &h}) {
     if (!*st) return st->error();
   }
-  store->insert_tick_ = std::move(s).value();
-  store->insert_rollup_ = std::move(r).value();
-  store->insert_nvlink_ = std::move(n).value();
-  store->insert_event_ = std::move(e).value();
-  store->insert_absence_ = std::move(a).value();
-  store->last_commit_ = commit_clock.now();
-  return store;
+  insert_tick_ = std::move(s).value();
+  insert_rollup_ = std::move(r).value();
+  insert_nvlink_ = std::move(n).value();
+  insert_event_ = std::move(e).value();
+  insert_absence_ = std::move(a).value();
+  upsert_hour_ = std::move(h).value();
+  last_commit_ = clock_.now();
+  return std::nullopt;
 }
 
 std::optional<core::Error> TelemetryStore::begin() {
@@ -191,6 +210,13 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetrySample& s
   }
   if (!tick_open_) {
     tick_open_ = true;
+    tick_is_keyframe_ = keyframe_next_tick_ ||
+                        (options_.keyframe_every_s > 0 && sample.t_s - last_keyframe_s_ >= options_.keyframe_every_s);
+    if (tick_is_keyframe_) {
+      encoder_->reset();
+      keyframe_next_tick_ = false;
+      last_keyframe_s_ = sample.t_s;
+    }
     tick_s_ = sample.t_s;
     tick_unix_ms_ = sample.unix_ms;
     tick_data_.clear();
@@ -218,10 +244,15 @@ std::optional<core::Error> TelemetryStore::flush_tick() {
   t.bind(1, tick_s_);
   t.bind(2, tick_unix_ms_);
   t.bind_blob(3, tick_data_);
-  return t.run();
+  if (auto e = t.run()) return e;
+  if (tick_is_keyframe_) keyframes_.emplace_back(tick_s_, db_->last_insert_rowid());
+  return std::nullopt;
 }
 
 std::optional<core::Error> TelemetryStore::roll_up(const core::TelemetrySample& s) {
+  if (auto hour = hours_[s.gpu].add(s)) {
+    if (auto e = write_hour_rollup(*hour)) return e;
+  }
   const auto minute = static_cast<std::int64_t>(std::floor(s.t_s / 60));
   RollupSums& r = rollups_[s.gpu];
   if (r.minute != minute) {
@@ -278,6 +309,11 @@ std::optional<core::Error> TelemetryStore::write_rollup(int gpu, const RollupSum
   return st.run();
 }
 
+std::optional<core::Error> TelemetryStore::write_hour_rollup(const HourRollup& rollup) {
+  bind_hour_rollup(*upsert_hour_, rollup);
+  return upsert_hour_->run();
+}
+
 std::optional<core::Error> TelemetryStore::write_nvlink(const core::TelemetrySample& sample) {
   if (!sample.nvlink.known()) return std::nullopt;
   for (const auto& link : sample.nvlink.value()) {
@@ -316,11 +352,20 @@ std::optional<core::Error> TelemetryStore::finish(core::BurninStatus status, dou
     if (auto e = write_rollup(gpu, r)) return e;
     r = RollupSums{};
   }
+  for (auto& [gpu, h] : hours_) {
+    if (auto hour = h.take()) {
+      if (auto e = write_hour_rollup(*hour)) return e;
+    }
+  }
   auto st = db_->prepare("UPDATE run SET status = ?, ended_t_s = ? WHERE id = 1");
   if (!st) return st.error();
   st.value()->bind(1, std::string(core::to_string(status)));
   st.value()->bind(2, ended_t_s);
   if (auto e = st.value()->run()) return e;
+  auto seg = db_->prepare("UPDATE segments SET ended_t_s = ? WHERE rowid = (SELECT max(rowid) FROM segments)");
+  if (!seg) return seg.error();
+  seg.value()->bind(1, ended_t_s);
+  if (auto e = seg.value()->run()) return e;
   return commit();
 }
 

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -20,6 +21,7 @@
 #include "core/error.hpp"
 #include "core/telemetry.hpp"
 #include "platform/clock.hpp"
+#include "telemetry/hour_rollup.hpp"
 
 namespace gpuvet::telemetry {
 
@@ -32,6 +34,18 @@ struct StoreOptions {
   platform::Clock::Duration max_commit_lag = std::chrono::seconds(1);
   // FULL also survives power loss (one fsync per commit); NORMAL survives a killed process.
   bool fsync_each_commit = true;
+  // Start a keyframe (sample_codec.hpp) every this many seconds of run time; 0: never (a burn-in
+  // keeps every row). prune() can only cut the raw samples at a keyframe.
+  double keyframe_every_s = 0;
+  // meta.purpose of a new database: "burnin" or "monitor" (reopen() continues only "monitor").
+  std::string purpose = "burnin";
+};
+
+// How long each layer of the history is kept, in seconds of run time (gpuvet monitor --retention).
+struct Retention {
+  double raw_s = 48 * 3600.0;          // raw samples (ticks, NVLink counter changes, absences)
+  double minute_s = 30 * 86400.0;      // per-minute rollups
+  double hour_s = 400 * 86400.0;       // hourly rollups and events
 };
 
 // One GPU's samples in one minute of run time (minute = floor(t_s / 60)), for charts: means of
@@ -59,6 +73,15 @@ class TelemetryStore {
   static core::Result<std::unique_ptr<TelemetryStore>> create(const std::string& path, const core::BurninRunInfo& run,
                                                               const std::vector<core::BurninGpu>& gpus,
                                                               platform::Clock& commit_clock, StoreOptions options = {});
+  // Opens a monitor database written before (by a monitor that stopped or was killed) to continue
+  // its history: the same run, a new segment, run time going on from the last tick (t_s of new
+  // samples must not be below last_t_s()). The first tick written is a keyframe. `gpus` must be
+  // the database's GPUs (same count; same UUIDs where both are known). Errors: bad_input when the
+  // file is not a SQLite database, not a gpuvet database, another schema version, a burn-in
+  // database, or the history of other GPUs; nothing is written then.
+  static core::Result<std::unique_ptr<TelemetryStore>> reopen(const std::string& path, const std::vector<core::BurninGpu>& gpus,
+                                                              const std::string& telemetry_source,
+                                                              platform::Clock& commit_clock, StoreOptions options = {});
   ~TelemetryStore();
   TelemetryStore(const TelemetryStore&) = delete;
   TelemetryStore& operator=(const TelemetryStore&) = delete;
@@ -85,6 +108,17 @@ class TelemetryStore {
   std::optional<core::Error> for_each_rollup(const std::function<void(const MinuteRollup&)>& visit);
   [[nodiscard]] std::size_t commits() const { return commits_; }
   [[nodiscard]] const std::string& path() const;
+  // The run's start (run time 0) and the newest tick appended or found by reopen() (-1: none).
+  [[nodiscard]] std::int64_t started_unix_ms() const { return started_unix_ms_; }
+  [[nodiscard]] double last_t_s() const { return last_t_s_ < -1e299 ? -1 : last_t_s_; }
+  // Deletes what `retention` no longer keeps at run time `now_t_s`: raw rows before the newest
+  // keyframe older than raw_s (each NVLink counter keeps its last row), minute rollups older than
+  // minute_s, hourly rollups and events older than hour_s. Committed with the next commit.
+  std::optional<core::Error> prune(const Retention& retention, double now_t_s);
+  // The hourly rollups, by GPU then hour (each GPU's open hour once the run has finished).
+  std::optional<core::Error> for_each_hour_rollup(const std::function<void(const HourRollup&)>& visit);
+  // Keyframes held in memory (bounded by raw retention / keyframe_every_s); for tests.
+  [[nodiscard]] std::size_t keyframes() const { return keyframes_.size(); }
 
  private:
   TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options);
@@ -102,6 +136,8 @@ class TelemetryStore {
     std::optional<double> max_temp_c, throttled_from_s, throttled_to_s;
   };
   std::optional<core::Error> write_rollup(int gpu, const RollupSums& sums);
+  std::optional<core::Error> write_hour_rollup(const HourRollup& rollup);
+  std::optional<core::Error> prepare_statements();
   std::unique_ptr<Database> db_;
   platform::Clock& clock_;
   StoreOptions options_;
@@ -110,6 +146,14 @@ class TelemetryStore {
   std::unique_ptr<Statement> insert_nvlink_;
   std::unique_ptr<Statement> insert_event_;
   std::unique_ptr<Statement> insert_absence_;
+  std::unique_ptr<Statement> upsert_hour_;
+  std::map<int, HourAccumulator> hours_;        // gpu -> the current hour
+  std::vector<int> gpu_indices_;
+  std::int64_t started_unix_ms_ = 0;
+  double last_keyframe_s_ = -1e300;
+  bool keyframe_next_tick_ = false;
+  bool tick_is_keyframe_ = false;
+  std::deque<std::pair<double, std::int64_t>> keyframes_;  // (t_s, ticks rowid), oldest first
   std::set<std::pair<int, std::string>> unsupported_;
   std::map<std::pair<int, int>, core::NvLinkErrorSample> last_nvlink_;  // (gpu, link) -> last written
   std::unique_ptr<SampleEncoder> encoder_;
@@ -124,6 +168,9 @@ class TelemetryStore {
   std::size_t commits_ = 0;
 };
 
+// The hourly rollups of a database (read only, as read_burnin), by GPU then hour. Errors as read_burnin.
+std::optional<core::Error> read_hour_rollups(const std::string& path, const std::function<void(const HourRollup&)>& visit);
+
 // Reads a burn-in database written by any run (finished, interrupted or killed) in one pass with
 // bounded memory: the run, GPUs, unsupported fields and events to `on_header` (may be empty) and in
 // the returned record (samples left empty), then each sample to `on_sample` in time order. Errors: bad_input when the file is
@@ -137,6 +184,14 @@ core::Result<core::BurninRecord> load_burnin(const std::string& path);
 class Database;
 // read_burnin through an open connection (telemetry_reader.cpp).
 core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_header, const SampleSink& on_sample);
+// OK when an open database is a gpuvet burn-in/monitor database of a schema version this gpuvet
+// reads (telemetry_reader.cpp); `purpose` gets meta.purpose ("burnin" for schema 2).
+std::optional<core::Error> check_schema(Database& db, std::string* purpose = nullptr);
+// Records that a process starts writing the database (telemetry_store.cpp).
+std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
+                                         const std::string& telemetry_source);
+// The hourly rollups of an open database (telemetry_history.cpp).
+std::optional<core::Error> read_hour_rollups(Database& db, const std::function<void(const HourRollup&)>& visit);
 // The rollups of an open database (telemetry_reader.cpp).
 std::optional<core::Error> read_rollups(Database& db, const std::function<void(const MinuteRollup&)>& visit);
 

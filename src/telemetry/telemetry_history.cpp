@@ -1,0 +1,172 @@
+// A long-lived history in the burn-in database (gpuvet monitor): reopening a monitor database to
+// continue it after a restart, pruning what the retention no longer keeps, and the hourly rollups.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+
+#include "telemetry/sqlite_db.hpp"
+#include "telemetry/telemetry_schema.hpp"
+#include "telemetry/telemetry_store.hpp"
+
+namespace gpuvet::telemetry {
+
+namespace {
+
+// The GPUs `gpus` must be the ones the database watched: same indices, and the same UUID where
+// both know it (a GPU swapped for another is other history).
+std::optional<core::Error> check_same_gpus(Database& db, const std::vector<core::BurninGpu>& gpus) {
+  auto st = db.prepare("SELECT idx, uuid FROM gpus ORDER BY idx");
+  if (!st) return st.error();
+  std::vector<std::pair<int, std::optional<std::string>>> stored;
+  while (true) {
+    auto row = st.value()->step();
+    if (!row) return row.error();
+    if (!row.value()) break;
+    stored.emplace_back(static_cast<int>(st.value()->get_int(0)), st.value()->opt_text(1));
+  }
+  const auto other = [&](const std::string& why) {
+    return core::input_error(fmt::format("{}: holds the history of other GPUs ({}); give another --db", db.path(), why));
+  };
+  if (stored.size() != gpus.size()) return other(fmt::format("{} GPUs there, {} here", stored.size(), gpus.size()));
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const auto& [idx, uuid] = stored[i];
+    if (idx != gpus[i].index) return other(fmt::format("GPU index {} there, {} here", idx, gpus[i].index));
+    if (uuid && gpus[i].uuid.known() && *uuid != *gpus[i].uuid) {
+      return other(fmt::format("GPU {} is {} there, {} here", idx, *uuid, *gpus[i].uuid));
+    }
+  }
+  return std::nullopt;
+}
+
+template <class Bind>
+std::optional<core::Error> run_sql(Database& db, const std::string& sql, Bind&& bind) {
+  auto st = db.prepare(sql);
+  if (!st) return st.error();
+  bind(*st.value());
+  return st.value()->run();
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::string& path,
+                                                                     const std::vector<core::BurninGpu>& gpus,
+                                                                     const std::string& telemetry_source,
+                                                                     platform::Clock& commit_clock, StoreOptions options) {
+  auto opened = Database::open(path, Database::Mode::read_write);
+  if (!opened) return opened.error();
+  Database& d = *opened.value();
+  // Read before anything is written: a file that is not ours is refused untouched.
+  std::string purpose;
+  if (auto e = check_schema(d, &purpose)) return *e;
+  if (purpose != "monitor") {
+    return core::input_error(fmt::format("{}: a gpuvet {} database, not a monitor history; give another --db", path,
+                                         purpose == "burnin" ? "burn-in" : purpose));
+  }
+  if (auto e = check_same_gpus(d, gpus)) return *e;
+  auto run = d.prepare("SELECT started_unix_ms FROM run WHERE id = 1");
+  if (!run) return run.error();
+  auto row = run.value()->step();
+  if (!row) return row.error();
+  if (!row.value()) return core::input_error(fmt::format("{}: the run was never recorded", path));
+  const std::int64_t started = run.value()->get_int(0);
+  auto last = d.prepare("SELECT t_s FROM ticks ORDER BY rowid DESC LIMIT 1");
+  if (!last) return last.error();
+  auto last_row = last.value()->step();
+  if (!last_row) return last_row.error();
+  const double last_t_s = last_row.value() ? last.value()->get_double(0) : -1e300;
+
+  if (auto e = d.exec("PRAGMA journal_mode=WAL")) return e->with_context("enabling WAL");
+  if (auto e = d.exec(options.fsync_each_commit ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL")) return *e;
+  if (auto e = d.exec("BEGIN")) return *e;
+  if (auto e = d.exec("UPDATE run SET status = 'running', ended_t_s = NULL WHERE id = 1")) return *e;
+  if (auto e = write_segment(d, commit_clock.unix_ms(), std::max(0.0, last_t_s), telemetry_source)) return *e;
+  if (auto e = d.exec("COMMIT")) return *e;
+
+  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(opened).value(), commit_clock, options));
+  if (auto e = store->prepare_statements()) return *e;
+  store->started_unix_ms_ = started;
+  store->last_t_s_ = last_t_s;
+  store->keyframe_next_tick_ = true;  // the encoder does not know the last values of the file
+  for (const auto& g : gpus) store->gpu_indices_.push_back(g.index);
+  auto unsupported = store->db_->prepare("SELECT gpu, field FROM unsupported");
+  if (!unsupported) return unsupported.error();
+  while (true) {
+    auto more = unsupported.value()->step();
+    if (!more) return more.error();
+    if (!more.value()) break;
+    store->unsupported_.insert({static_cast<int>(unsupported.value()->get_int(0)), unsupported.value()->get_text(1)});
+  }
+  return store;
+}
+
+std::optional<core::Error> TelemetryStore::prune(const Retention& retention, double now_t_s) {
+  if (auto e = begin()) return e;
+  Database& d = *db_;
+  // Raw samples: down to the newest keyframe at or before the cutoff, never past it.
+  const double raw_cutoff = now_t_s - retention.raw_s;
+  std::optional<std::pair<double, std::int64_t>> cut;
+  while (!keyframes_.empty() && keyframes_.front().first <= raw_cutoff) {
+    cut = keyframes_.front();
+    if (keyframes_.size() == 1 || keyframes_[1].first > raw_cutoff) break;
+    keyframes_.pop_front();
+  }
+  if (cut) {
+    const auto [cut_s, cut_rowid] = *cut;
+    if (auto e = run_sql(d, "DELETE FROM ticks WHERE rowid < ?", [&](Statement& s) { s.bind(1, cut_rowid); })) return e;
+    if (auto e = run_sql(d, "DELETE FROM sample_absences WHERE t_s < ?", [&](Statement& s) { s.bind(1, cut_s); })) return e;
+    // Each link keeps its newest row before the cut: the counters the first kept sample reads.
+    if (auto e = run_sql(d,
+                         "DELETE FROM nvlink WHERE t_s < ?1 AND rowid NOT IN "
+                         "(SELECT max(rowid) FROM nvlink WHERE t_s < ?1 GROUP BY gpu, link)",
+                         [&](Statement& s) { s.bind(1, cut_s); })) {
+      return e;
+    }
+  }
+  const auto minute_cut = static_cast<std::int64_t>(std::floor((now_t_s - retention.minute_s) / 60));
+  const auto hour_cut = static_cast<std::int64_t>(std::floor((now_t_s - retention.hour_s) / 3600));
+  for (int gpu : gpu_indices_) {
+    // By (gpu, minute) and (gpu, hour): the primary keys, so no table scan.
+    const auto bind = [&](std::int64_t cut_value) {
+      return [&, cut_value](Statement& s) {
+        s.bind(1, static_cast<std::int64_t>(gpu));
+        s.bind(2, cut_value);
+      };
+    };
+    if (auto e = run_sql(d, "DELETE FROM rollups WHERE gpu = ? AND minute < ?", bind(minute_cut))) return e;
+    if (auto e = run_sql(d, "DELETE FROM hourly_rollups WHERE gpu = ? AND hour < ?", bind(hour_cut))) return e;
+  }
+  return run_sql(d, "DELETE FROM events WHERE t_s < ?", [&](Statement& s) { s.bind(1, now_t_s - retention.hour_s); });
+}
+
+std::optional<core::Error> read_hour_rollups(Database& db, const std::function<void(const HourRollup&)>& visit) {
+  auto st = db.prepare(fmt::format("SELECT {} FROM hourly_rollups ORDER BY gpu, hour", kHourRollupColumns));
+  if (!st) return st.error();
+  while (true) {
+    auto more = st.value()->step();
+    if (!more) return more.error();
+    if (!more.value()) return std::nullopt;
+    visit(read_hour_rollup(*st.value()));
+  }
+}
+
+std::optional<core::Error> TelemetryStore::for_each_hour_rollup(const std::function<void(const HourRollup&)>& visit) {
+  if (auto e = commit()) return e;
+  return read_hour_rollups(*db_, visit);
+}
+
+std::optional<core::Error> read_hour_rollups(const std::string& path, const std::function<void(const HourRollup&)>& visit) {
+  auto db = Database::open(path, Database::Mode::read_only);
+  if (!db) return db.error();
+  if (auto e = check_schema(*db.value())) return e->with_context("reading hourly rollups");
+  // Schema 2 (burn-ins before the monitor) has no hourly rollups: none to read.
+  auto probe = db.value()->prepare("SELECT 1 FROM sqlite_master WHERE name = 'hourly_rollups'");
+  if (!probe) return probe.error();
+  auto has = probe.value()->step();
+  if (!has) return has.error();
+  if (!has.value()) return std::nullopt;
+  if (auto e = read_hour_rollups(*db.value(), visit)) return e->with_context("reading hourly rollups");
+  return std::nullopt;
+}
+
+}  // namespace gpuvet::telemetry
