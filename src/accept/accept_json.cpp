@@ -160,6 +160,69 @@ StageRecord stage_of(const ordered_json& j) {
   return r;
 }
 
+// identity: values null when unknown, with the reason beside them ("absent").
+ordered_json reading_json(const core::Reading<std::string>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); }
+
+ordered_json identity_json(const core::MachineIdentity& id) {
+  ordered_json software = ordered_json::array();
+  for (const auto& s : id.software) {
+    software.push_back({{"key", s.key},
+                        {"title", s.title},
+                        {"value", reading_json(s.value)},
+                        {"absent", s.value ? ordered_json(nullptr) : ordered_json(s.value.reason())},
+                        {"source", s.source}});
+  }
+  ordered_json gpus = ordered_json::array();
+  for (const auto& g : id.gpus) {
+    ordered_json gj{{"index", g.index}};
+    ordered_json absent = ordered_json::object();
+    auto field = [&](const char* key, const core::Reading<std::string>& v) {
+      gj[key] = reading_json(v);
+      if (!v) absent[key] = v.reason();
+    };
+    field("name", g.name);
+    field("serial", g.serial);
+    field("uuid", g.uuid);
+    field("pci_bus_id", g.pci_bus_id);
+    field("vbios", g.vbios);
+    field("board_part_number", g.board_part_number);
+    gj["absent"] = absent;
+    gpus.push_back(gj);
+  }
+  return ordered_json{{"source", id.source}, {"simulated", id.simulated}, {"hostname", reading_json(id.hostname)},
+                      {"hostname_absent", id.hostname ? ordered_json(nullptr) : ordered_json(id.hostname.reason())},
+                      {"software", software}, {"gpus", gpus}};
+}
+
+core::Reading<std::string> reading_of(const ordered_json& j, const char* key, const std::string& reason) {
+  const auto& v = need(j, key);
+  if (v.is_string()) return v.get<std::string>();
+  if (!v.is_null()) throw JsonError{fmt::format("\"{}\" is not a string or null", key)};
+  return core::Reading<std::string>::absent(reason.empty() ? "not reported" : reason);
+}
+
+std::string reason_of(const ordered_json& j, const char* key) {
+  const auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+core::MachineIdentity identity_of_json(const ordered_json& j) {
+  core::MachineIdentity id;
+  id.source = str(j, "source");
+  id.simulated = need(j, "simulated").get<bool>();
+  id.hostname = reading_of(j, "hostname", reason_of(j, "hostname_absent"));
+  for (const auto& s : need(j, "software")) {
+    id.software.push_back({str(s, "key"), str(s, "title"), reading_of(s, "value", reason_of(s, "absent")), str(s, "source")});
+  }
+  for (const auto& g : need(j, "gpus")) {
+    const auto& absent = need(g, "absent");
+    auto field = [&](const char* key) { return reading_of(g, key, reason_of(absent, key)); };
+    id.gpus.push_back({need(g, "index").get<int>(), field("name"), field("serial"), field("uuid"), field("pci_bus_id"),
+                       field("vbios"), field("board_part_number")});
+  }
+  return id;
+}
+
 template <class Fn>
 auto guarded(const std::string& file_name, Fn fn) -> decltype(fn()) {
   try {
@@ -201,6 +264,28 @@ std::string render_report_json(const AcceptReport& r) {
   for (const auto& f : r.other_findings) other.push_back(finding_json(f));
   j["other_findings"] = other;
   j["notes"] = r.notes;
+  if (r.identity) j["identity"] = identity_json(*r.identity);
+  return dump_text(j);
+}
+
+std::string render_versions_json(const AcceptReport& r) {
+  // The report's summary says "n/a" for an unknown value; versions.json says null.
+  auto known = [](const std::string& v) { return v == "n/a" || v.empty() ? ordered_json(nullptr) : ordered_json(v); };
+  ordered_json j{{"schema", kVersionsSchema},
+                 {"gpuvet", r.tool_version},
+                 {"report_schema", kAcceptReportSchema},
+                 {"driver_version", known(r.driver_version)},
+                 {"cuda_version", known(r.cuda_version)},
+                 {"hostname", known(r.hostname)},
+                 {"machine_source", r.machine_source},
+                 {"simulated", r.simulated},
+                 {"started_utc", r.started_utc},
+                 {"finished_utc", r.finished_utc}};
+  if (r.identity) {
+    const auto id = identity_json(*r.identity);
+    j["software"] = id["software"];
+    j["gpus"] = id["gpus"];
+  }
   return dump_text(j);
 }
 
@@ -234,6 +319,7 @@ core::Result<AcceptReport> parse_report_json(std::string_view text, const std::s
     r.fail_fast = need(need(j, "options"), "fail_fast").get<bool>();
     for (const auto& s : need(j, "stages")) r.stages.push_back(stage_of(s));
     for (const auto& f : need(j, "other_findings")) r.other_findings.push_back(finding_of(f));
+    if (j.contains("identity") && !j.at("identity").is_null()) r.identity = identity_of_json(j.at("identity"));
     return r;
   });
 }

@@ -13,6 +13,12 @@
 namespace gpuvet::accept {
 
 std::string render_report_json(const AcceptReport& report);
+
+// The bundle's versions.json (schema gpuvet.versions/1, docs/json.md): gpuvet, driver, CUDA,
+// host and run times, and from report.identity every piece of software and every GPU's serial,
+// UUID, bus id, VBIOS and board part number (null with the reason under "absent" when unknown).
+inline constexpr std::string_view kVersionsSchema = "gpuvet.versions/1";
+std::string render_versions_json(const AcceptReport& report);
 // Errors (bad_input) name the file and what is wrong; another schema version is an error.
 core::Result<AcceptReport> parse_report_json(std::string_view text, const std::string& file_name);
 

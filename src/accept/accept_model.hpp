@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/finding.hpp"
+#include "core/machine_identity.hpp"
 #include "core/verdict.hpp"
 
 namespace gpuvet::accept {
@@ -98,6 +99,9 @@ struct AcceptReport {
   std::vector<core::Finding> other_findings;
   // About the run itself, not the machine: an earlier bundle moved aside, files left unsealed.
   std::vector<std::string> notes;
+  // What was accepted: GPU serials, UUIDs, bus ids, VBIOS, part numbers and software versions
+  // (report.json "identity", versions.json). Absent in reports written before gpuvet 0.1.0 had it.
+  std::optional<core::MachineIdentity> identity;
 };
 
 // The findings of `all` that no stage of `stages` carries.

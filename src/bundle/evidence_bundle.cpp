@@ -1,8 +1,6 @@
 // The evidence files of an accept run.
 #include "bundle/evidence_bundle.hpp"
 
-#include <nlohmann/json.hpp>
-
 #include "accept/accept_json.hpp"
 #include "bundle/bundle_dir.hpp"
 #include "bundle/out_dir.hpp"
@@ -14,26 +12,6 @@
 
 namespace gpuvet::bundle {
 
-namespace {
-
-std::string versions_json(const accept::AcceptReport& r, const core::Machine& m) {
-  auto reading = [](const core::Reading<std::string>& v) {
-    return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-  };
-  nlohmann::ordered_json j{{"gpuvet", r.tool_version},
-                           {"report_schema", accept::kAcceptReportSchema},
-                           {"driver_version", reading(m.driver_version)},
-                           {"cuda_version", reading(m.cuda_version)},
-                           {"hostname", reading(m.hostname)},
-                           {"machine_source", m.source},
-                           {"simulated", m.simulated},
-                           {"started_utc", r.started_utc},
-                           {"finished_utc", r.finished_utc}};
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // never throw on non-UTF-8 text
-}
-
-}  // namespace
-
 core::Result<std::vector<std::string>> write_evidence(const std::filesystem::path& dir, const Evidence& e) {
   const report::MachineReport machine_report{"accept", e.machine, e.assessment,
                                              core::verdict_of(e.assessment.findings, e.assessment.unverified)};
@@ -41,7 +19,7 @@ core::Result<std::vector<std::string>> write_evidence(const std::filesystem::pat
       {"machine.json", report::render_json(machine_report)},
       {"topology.txt", render_topology_text(e.machine)},
       {"spec.yaml", e.spec_text},
-      {"versions.json", versions_json(e.report, e.machine)},
+      {"versions.json", accept::render_versions_json(e.report)},
       {"report.json", accept::render_report_json(e.report)},
       {"report.md", report::render_accept_markdown(e.report)},
       {"junit.xml", report::render_accept_junit(e.report)},

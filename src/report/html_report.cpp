@@ -5,6 +5,7 @@
 #include <fmt/ranges.h>
 
 #include "report/html_escape.hpp"
+#include "report/identity_section.hpp"
 #include "report/svg_charts.hpp"
 
 namespace gpuvet::report {
@@ -150,6 +151,7 @@ std::string render_accept_html(const accept::AcceptReport& r, const core::Machin
   out += chart_section(r, "Burn-in", "burnin", "burnin", [](const accept::StageRecord& s) { return s.series; },
                        [](const accept::SeriesData& s) { return svg_line_chart(s); });
   out += findings_section(r);
+  out += render_identity_html(r);
   out += stages_table(r);
   out += fmt::format("<p class=\"note\">gpuvet {} &#183; report schema {} &#183; the evidence bundle's MANIFEST holds the "
                      "SHA-256 of this file; check it with <code>gpuvet verify DIR</code>.</p>\n</body>\n</html>\n",

@@ -1,6 +1,8 @@
 // report.md: verdict and why, clauses, stages, findings. Table cells escape '|'.
 #include "report/markdown_report.hpp"
 
+#include "report/identity_section.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -71,6 +73,7 @@ std::string render_accept_markdown(const accept::AcceptReport& r) {
       out += "\n";
     }
   }
+  out += render_identity_markdown(r);
   if (!r.notes.empty()) {
     out += "\n## About this run\n\n";
     for (const auto& n : r.notes) out += "- " + n + "\n";

@@ -13,7 +13,10 @@ namespace {
 using Fail = std::string;  // thrown internally with the field path; becomes a core::Error below
 
 const std::set<std::string> kKnownKeys = {"name",       "description", "hostname", "driver_version", "cuda_version", "seed",
-                                          "gpus",       "nvlink",      "numa_nodes", "pcie",         "nics"};
+                                          "gpus",       "nvlink",      "numa_nodes", "pcie",         "nics",
+                                          "software"};
+// Host software a profile may name (versions.json of a simulated accept run).
+const std::set<std::string> kSoftwareKeys = {"kernel", "os", "nccl", "fabric_manager", "cuda_toolkit", "cublas"};
 
 std::string text(const YAML::Node& node, const std::string& path) {
   if (!node || !node.IsScalar() || node.Scalar().empty()) throw Fail(path + ": expected a non-empty string");
@@ -127,7 +130,18 @@ void parse_pcie(const YAML::Node& node, MachineProfile& p) {
   }
 }
 
+void parse_software(const YAML::Node& node, MachineProfile& p) {
+  if (!node) return;
+  if (!node.IsMap()) throw Fail("software: expected a mapping of kernel, os, nccl, fabric_manager, cuda_toolkit, cublas");
+  for (const auto& kv : node) {
+    const auto key = kv.first.as<std::string>();
+    if (!kSoftwareKeys.count(key)) throw Fail("software: unknown field '" + key + "'");
+    p.software.emplace_back(key, text(kv.second, "software." + key));
+  }
+}
+
 void parse_rest(const YAML::Node& root, MachineProfile& p) {
+  parse_software(root["software"], p);
   const YAML::Node numa = root["numa_nodes"];
   if (!numa || !numa.IsSequence() || numa.size() == 0) throw Fail("numa_nodes: expected a non-empty list");
   for (std::size_t i = 0; i < numa.size(); ++i) {

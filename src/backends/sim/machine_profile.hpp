@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -70,6 +71,9 @@ struct MachineProfile {
   std::vector<NumaSpec> numa_nodes;
   std::vector<HostBridge> host_bridges;
   std::vector<NicSpec> nics;
+  // Host software as the profile states it (key -> version; keys: kernel, os, nccl,
+  // fabric_manager, cuda_toolkit, cublas), in file order; a key not given is unknown.
+  std::vector<std::pair<std::string, std::string>> software;
 
   [[nodiscard]] int gpu_count() const;
 };
