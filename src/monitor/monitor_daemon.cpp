@@ -1,0 +1,216 @@
+// The monitor's sampling loop (see monitor_daemon.hpp).
+#include "monitor/monitor_daemon.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <set>
+
+namespace gpuvet::monitor {
+
+namespace {
+
+// The readings a telemetry source is asked for; one that is absent and was not found
+// unsupported by probe() is a failed call (DaemonCost::source_errors_total).
+std::vector<std::pair<std::string_view, bool>> read_fields(const core::TelemetrySample& s) {
+  return {{"gpu_temp_c", s.gpu_temp_c.known()},     {"mem_temp_c", s.mem_temp_c.known()},
+          {"sm_clock_mhz", s.sm_clock_mhz.known()}, {"mem_clock_mhz", s.mem_clock_mhz.known()},
+          {"power_w", s.power_w.known()},           {"energy_j", s.energy_j.known()},
+          {"util_gpu_pct", s.util_gpu_pct.known()}, {"util_mem_pct", s.util_mem_pct.known()},
+          {"clocks_event_reasons", s.clocks_event_reasons.known()}, {"pstate", s.pstate.known()},
+          {"ecc_corrected", s.ecc_corrected.known()}, {"ecc_uncorrected", s.ecc_uncorrected.known()},
+          {"pcie_replays", s.pcie_replays.known()}, {"nvlink", s.nvlink.known()}};
+}
+
+std::string alert_key(const MonitorAlert& a) {
+  std::string key = a.code;
+  for (int g : a.gpus) key += fmt::format(":{}", g);
+  return key;
+}
+
+// Sleeps on `clock` until `deadline`, looking at `stop` every `slice` of clock time.
+void wait_until(platform::Clock& clock, platform::Clock::Duration deadline, platform::Clock::Duration slice,
+                const std::atomic<bool>* stop) {
+  while (clock.now() < deadline && !(stop && stop->load())) clock.sleep_until(std::min(deadline, clock.now() + slice));
+}
+
+}  // namespace
+
+MonitorDaemon::MonitorDaemon(api::TelemetrySource& source, telemetry::TelemetryStore& store, SnapshotBoard& board,
+                             platform::Clock& clock, platform::Clock& wall, JournalLog& log, DaemonConfig config)
+    : source_(source), store_(store), board_(board), clock_(clock), wall_(wall), log_(log), config_(std::move(config)) {}
+
+void MonitorDaemon::publish(std::int64_t unix_ms, bool healthy, std::string reason) {
+  MonitorSnapshot s;
+  s.hostname = config_.hostname;
+  s.source = source_.describe();
+  s.simulated = source_.simulated();
+  s.interval_s = config_.interval_s;
+  s.taken_unix_ms = unix_ms;
+  s.healthy = healthy;
+  s.health_reason = std::move(reason);
+  s.gpus = gpus_;
+  s.alerts = alerts_;
+  s.cost = cost_;
+  board_.publish(std::move(s));
+}
+
+void MonitorDaemon::log_alert_changes() {
+  std::vector<MonitorAlert> now = evaluator_->active();
+  std::set<std::string> before;
+  for (const auto& a : alerts_) before.insert(alert_key(a));
+  std::set<std::string> after;
+  for (const auto& a : now) {
+    after.insert(alert_key(a));
+    if (!before.count(alert_key(a))) {
+      const std::string line = fmt::format("alert {} ({}): {}", a.code, core::to_string(a.severity), a.message);
+      a.severity == core::Severity::fail ? log_.error(line) : log_.warning(line);
+    }
+  }
+  for (const auto& a : alerts_) {
+    if (!after.count(alert_key(a))) log_.notice(fmt::format("alert {} cleared: {}", a.code, a.message));
+  }
+  alerts_ = std::move(now);
+}
+
+std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms, double source_t, bool retry_lost) {
+  const auto started = wall_.now();
+  const auto store_failed = [&](const core::Error& e) {
+    ++cost_.store_errors_total;
+    if (!store_failing_) log_.error("history not written: " + e.message);
+    store_failing_ = true;
+  };
+  for (auto event : source_.drain_events(source_t)) {
+    event.t_s = std::max(segment_start_s_, event.t_s + segment_start_s_);
+    for (auto& g : gpus_) {
+      if (g.gpu.index != event.gpu) continue;
+      if (event.kind == core::TelemetryEventKind::xid) {
+        ++g.xid_total;
+        g.last_xid = event.code;
+      }
+      if (event.kind == core::TelemetryEventKind::gpu_lost && !g.lost) {
+        g.lost = true;
+        log_.error(fmt::format("GPU {} lost: {}; the other GPUs are still sampled", event.gpu, event.message));
+      }
+    }
+    evaluator_->on_event(event, unix_ms);
+    if (auto e = store_.append(event)) store_failed(*e);
+  }
+  for (std::size_t slot = 0; slot < gpus_.size(); ++slot) {
+    GpuNow& g = gpus_[slot];
+    if (g.lost && !retry_lost && t_s - lost_asked_s_[slot] < config_.lost_retry_s) continue;
+    lost_asked_s_[slot] = t_s;
+    core::TelemetrySample s = source_.sample(g.gpu.index, source_t);
+    s.gpu = g.gpu.index;
+    s.t_s = t_s;
+    s.unix_ms = unix_ms;
+    s.tflops = core::Absent{"the monitor only watches (no load of its own)"};
+    s.miscompares = core::Absent{"the monitor only watches (no load of its own)"};
+    ++cost_.samples_total;
+    std::size_t failed = 0, known = 0;
+    for (const auto& [field, ok] : read_fields(s)) {
+      if (ok) {
+        ++known;
+      } else if (std::find(unsupported_[slot].begin(), unsupported_[slot].end(), field) == unsupported_[slot].end()) {
+        ++failed;
+      }
+    }
+    cost_.source_errors_total += failed;
+    const bool answers = known > 0;
+    if (g.lost && answers) log_.notice(fmt::format("GPU {} answers again", g.gpu.index));
+    if (!g.lost && !answers) log_.error(fmt::format("GPU {} stopped answering ({})", g.gpu.index, s.power_w.reason()));
+    g.lost = !answers;
+    g.has_sample = true;
+    evaluator_->on_sample(s);
+    if (auto e = store_.append(s)) store_failed(*e);
+    g.latest = std::move(s);
+  }
+  if (auto e = store_.end_tick()) store_failed(*e);
+  evaluator_->end_tick(t_s, unix_ms);
+  if (t_s - last_prune_s_ >= config_.prune_every_s) {
+    last_prune_s_ = t_s;
+    if (auto e = store_.prune(config_.retention, t_s)) store_failed(*e);
+  }
+  log_alert_changes();
+  ++cost_.ticks_total;
+  cost_.last_tick_duration_s = platform::seconds(wall_.now() - started);
+  cost_.uptime_s = t_s - segment_start_s_;
+  return std::nullopt;
+}
+
+core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
+  auto listed = source_.gpus();
+  if (!listed) return listed.error();
+  evaluator_ = std::make_unique<AlertEvaluator>(*listed, config_.thresholds);
+  std::vector<core::UnsupportedField> unsupported;
+  for (const auto& info : *listed) {
+    GpuNow g;
+    g.gpu = info;
+    gpus_.push_back(std::move(g));
+    unsupported_.emplace_back();
+    for (auto& f : source_.probe(info.index)) {
+      unsupported_.back().push_back(f.field);
+      unsupported.push_back(std::move(f));
+    }
+    // Never read by the monitor: recorded once, not as an absence in every sample.
+    for (const char* field : {"tflops", "miscompares"}) {
+      unsupported.push_back({info.index, field, "the monitor only watches (no load of its own)"});
+    }
+  }
+  lost_asked_s_.assign(gpus_.size(), 0);
+  if (auto e = store_.record_unsupported(unsupported)) return e->with_context("starting the history");
+
+  const double origin_s = (static_cast<double>(clock_.unix_ms() - store_.started_unix_ms())) / 1000.0;
+  segment_start_s_ = std::max(origin_s, store_.last_t_s() + config_.interval_s);
+  last_prune_s_ = segment_start_s_ - config_.prune_every_s;  // prune once at start (a restart after a long pause)
+  const auto origin = clock_.now();
+  DaemonSummary summary;
+  summary.first_t_s = segment_start_s_;
+  log_.info(fmt::format("sampling {} GPU(s) every {} s through {}; history in {}", gpus_.size(), config_.interval_s,
+                        source_.describe(), store_.path()));
+  publish(clock_.unix_ms(), false, "starting");
+  double t_s = segment_start_s_;
+  for (std::uint64_t k = 0;; ++k) {
+    if (signals.stop && signals.stop->load()) break;
+    const double elapsed = platform::seconds(clock_.now() - origin);
+    if (config_.duration_s > 0 && elapsed > config_.duration_s + 1e-9) break;
+    // Ticks that could not run on time are dropped, not caught up (the next one runs now).
+    const double due = static_cast<double>(k) * config_.interval_s;
+    if (elapsed - due >= config_.interval_s) {
+      const auto skipped = static_cast<std::uint64_t>(std::floor((elapsed - due) / config_.interval_s));
+      cost_.samples_dropped_total += skipped;
+      k += skipped;
+    }
+    t_s = std::max(t_s, segment_start_s_ + elapsed);
+    if (k > 0 && t_s <= summary.last_t_s) t_s = summary.last_t_s + 1e-3;
+    bool retry_lost = false;
+    if (signals.status && signals.status->exchange(false)) {
+      retry_lost = true;
+      log_.notice(fmt::format("status: {} tick(s), {} sample(s), {} alert(s) firing, {} source error(s), {} store error(s)",
+                              cost_.ticks_total, cost_.samples_total, alerts_.size(), cost_.source_errors_total,
+                              cost_.store_errors_total));
+    }
+    const std::int64_t unix_ms = store_.started_unix_ms() + static_cast<std::int64_t>(std::llround(t_s * 1000));
+    if (auto e = tick(t_s, unix_ms, t_s - segment_start_s_, retry_lost)) return *e;
+    summary.last_t_s = t_s;
+    ++summary.ticks;
+    const bool on_time = cost_.last_tick_duration_s <= config_.interval_s || clock_.is_virtual();
+    publish(unix_ms, on_time, on_time ? "" : fmt::format("the last tick took {:.3f} s, longer than the interval", cost_.last_tick_duration_s));
+    const auto next = origin + platform::from_seconds(static_cast<double>(k + 1) * config_.interval_s);
+    if (config_.duration_s > 0 && static_cast<double>(k + 1) * config_.interval_s > config_.duration_s + 1e-9) break;
+    // Stop is seen within 200 ms of wall time (time_scale clock seconds pass per wall second).
+    wait_until(clock_, next, platform::from_seconds(0.2 * std::max(1.0, config_.time_scale)), signals.stop);
+  }
+  summary.samples = cost_.samples_total;
+  summary.alerts_at_end = alerts_.size();
+  if (auto e = store_.finish(core::BurninStatus::completed, summary.last_t_s)) {
+    return e->with_context("flushing the history");
+  }
+  publish(clock_.unix_ms(), false, "stopped");
+  log_.info(fmt::format("stopped after {} tick(s); history flushed to {}", summary.ticks, store_.path()));
+  return summary;
+}
+
+}  // namespace gpuvet::monitor
