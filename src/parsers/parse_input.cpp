@@ -2,6 +2,7 @@
 #include "parsers/parse_input.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <optional>
 #include <string>
 
@@ -10,6 +11,8 @@
 #include "parsers/ib_status_parser.hpp"
 #include "parsers/input_format.hpp"
 #include "parsers/kernel_log_parser.hpp"
+#include "parsers/machine_merge.hpp"
+#include "parsers/paste_sections.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nvbandwidth_parser.hpp"
 #include "parsers/p2p_test_parser.hpp"
@@ -18,6 +21,7 @@
 #include "parsers/smi_query_xml_parser.hpp"
 #include "parsers/smi_table_parser.hpp"
 #include "parsers/topo_p2p_parser.hpp"
+#include "parsers/text_lines.hpp"
 #include "parsers/topo_parser.hpp"
 
 namespace gpuvet::parsers {
@@ -76,18 +80,18 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
     if (format == InputFormat::nccl_tests_text) {
       auto runs = parse_nccl_tests_runs(text, file_name);
       if (!runs) return runs.error();
-      ParsedFile file{std::nullopt, std::move(runs.value().front()), std::nullopt, {}};
+      ParsedFile file{std::nullopt, std::move(runs.value().front()), std::nullopt, {}, {}, {}};
       for (size_t i = 1; i < runs.value().size(); ++i) file.more_collectives.push_back(std::move(runs.value()[i]));
       return file;
     }
     auto run = parse_nccl_tests_json(text, file_name);
     if (!run) return run.error();
-    return ParsedFile{std::nullopt, std::move(run).value(), std::nullopt, {}};
+    return ParsedFile{std::nullopt, std::move(run).value(), std::nullopt, {}, {}, {}};
   }
   if (format == InputFormat::nvbandwidth || format == InputFormat::p2p_test) {
     auto run = format == InputFormat::nvbandwidth ? parse_nvbandwidth(text, file_name) : parse_p2p_test(text, file_name);
     if (!run) return run.error();
-    return ParsedFile{std::nullopt, std::nullopt, std::move(run).value(), {}};
+    return ParsedFile{std::nullopt, std::nullopt, std::move(run).value(), {}, {}, {}};
   }
   if (format == InputFormat::topo_p2p) {  // a machine (the GPUs) and the P2P capability of each pair
     auto p2p = parse_topo_p2p(text, file_name);
@@ -109,7 +113,104 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
         "nvlink -s, nccl-tests, nvbandwidth or p2pBandwidthLatencyTest output)",
         file_name));
   }
-  return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt, {}};
+  return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt, {}, {}, {}};
+}
+
+// How a section is named when neither a collect marker nor a prompt line named it.
+std::string_view output_name(InputFormat format) {
+  switch (format) {
+    case InputFormat::topo_matrix: return "nvidia-smi topo -m";
+    case InputFormat::smi_query_text: return "nvidia-smi -q";
+    case InputFormat::smi_query_xml: return "nvidia-smi -q -x";
+    case InputFormat::nvlink_status: return "nvidia-smi nvlink";
+    case InputFormat::nccl_tests_text:
+    case InputFormat::nccl_tests_json: return "nccl-tests";
+    case InputFormat::nvbandwidth: return "nvbandwidth";
+    case InputFormat::p2p_test: return "p2pBandwidthLatencyTest";
+    case InputFormat::kernel_log: return "kernel log";
+    case InputFormat::smi_table: return "nvidia-smi";
+    case InputFormat::topo_p2p: return "nvidia-smi topo -p2p";
+    case InputFormat::dcgmi_nvlink: return "dcgmi nvlink";
+    case InputFormat::ib_status: return "ibstat / ibv_devinfo";
+    case InputFormat::unknown: break;
+  }
+  return "unrecognised text";
+}
+
+// What a section no parser reads says, in one line: lscpu's model, sockets and NUMA nodes, else
+// its first line (driver and fabric manager versions).
+std::string summary_of(std::string_view text) {
+  std::vector<std::string> picked;
+  std::string first;
+  for (const auto& line : split_lines(text)) {
+    const auto t = trim(line.text);
+    if (t.empty()) continue;
+    if (first.empty()) first = std::string(t.substr(0, 160));
+    for (const char* key : {"Model name:", "Socket(s):", "NUMA node(s):"}) {
+      if (starts_with(t, key)) picked.push_back(fmt::format("{} {}", key, trim(t.substr(std::string_view(key).size()))));
+    }
+  }
+  return picked.empty() ? first : fmt::format("{}", fmt::join(picked, "; "));
+}
+
+core::Error in_section(const core::Error& e, const PasteSection& s, std::string_view name) {
+  return core::Error{e.kind, fmt::format("{} (in the {} section, lines {}-{})", e.message, name, s.first_line, s.last_line)};
+}
+
+// A file of several outputs: each section parsed alone, machine views merged.
+core::Result<ParsedFile> parse_sections(const Paste& paste, const std::string& file_name) {
+  ParsedFile out;
+  std::vector<core::Machine> parts;
+  std::vector<std::string> notes;
+  if (!paste.header.empty()) notes.push_back(fmt::format("{}: written by gpuvet collect ({})", file_name, fmt::join(paste.header, ", ")));
+  for (const auto& s : paste.sections) {
+    const auto format = detect_format(s.text);
+    const std::string name = s.label.empty() ? std::string(output_name(format)) : s.label;
+    if (s.not_collected) {
+      notes.push_back(fmt::format("{}: {} was not collected ({})", file_name, name, *s.not_collected));
+      continue;
+    }
+    if (s.blank()) {
+      out.sections.push_back(fmt::format("{} (printed nothing)", name));
+      continue;
+    }
+    if (format == InputFormat::unknown) {
+      out.sections.push_back(fmt::format("{} (lines {}-{}, not judged)", name, s.first_line, s.last_line));
+      notes.push_back(fmt::format("{}: {}: {}", file_name, name, summary_of(s.text)));
+      continue;
+    }
+    auto parsed = parse_valid(s.text, file_name);
+    if (!parsed) return in_section(parsed.error(), s, name);
+    auto& p = parsed.value();
+    out.sections.push_back(fmt::format("{} (lines {}-{})", name, s.first_line, s.last_line));
+    if (p.machine) parts.push_back(std::move(*p.machine));
+    if (p.collective) {
+      if (!out.collective) out.collective = std::move(*p.collective);
+      else out.more_collectives.push_back(std::move(*p.collective));
+    }
+    for (auto& more : p.more_collectives) out.more_collectives.push_back(std::move(more));
+    if (p.bandwidth) {
+      if (!out.bandwidth) out.bandwidth = std::move(*p.bandwidth);
+      else out.more_bandwidth.push_back(std::move(*p.bandwidth));
+    }
+  }
+  if (parts.empty() && !out.collective && !out.bandwidth) {
+    return core::input_error(fmt::format("{}: {} sections found ({}), but none that gpuvet reads", file_name,
+                                         paste.sections.size(), fmt::join(out.sections, ", ")));
+  }
+  notes.push_back(fmt::format("{}: {} {} sections: {}", file_name, paste.collect_file ? "a gpuvet collect file of" : "a paste of",
+                              out.sections.size(), fmt::join(out.sections, ", ")));
+  if (!parts.empty()) {
+    auto merged = parts.size() == 1 ? core::Result<core::Machine>(std::move(parts.front())) : merge_machines(parts);
+    if (!merged) return merged.error();
+    out.machine = std::move(merged).value();
+    for (auto& n : notes) out.machine->notes.push_back(std::move(n));
+  } else if (out.collective) {
+    for (auto& n : notes) out.collective->notes.push_back(std::move(n));
+  } else {
+    for (auto& n : notes) out.bandwidth->notes.push_back(std::move(n));
+  }
+  return out;
 }
 
 }  // namespace
@@ -123,7 +224,8 @@ core::Result<core::Machine> parse_input(std::string_view raw, const std::string&
 
 core::Result<ParsedFile> parse_file(std::string_view raw, const std::string& file_name) {
   const auto v = valid_utf8(raw, file_name);
-  auto parsed = parse_valid(v.text(raw), file_name);
+  const auto paste = split_paste(v.text(raw));
+  auto parsed = paste ? parse_sections(*paste, file_name) : parse_valid(v.text(raw), file_name);
   if (!parsed || !v.note) return parsed;
   auto& p = parsed.value();
   if (p.machine) p.machine->notes.push_back(*v.note);

@@ -28,10 +28,17 @@ struct ParsedFile {
   std::optional<core::CollectiveRun> collective;
   std::optional<core::BandwidthRun> bandwidth;
   std::vector<core::CollectiveRun> more_collectives;  // further nccl-tests runs in the same file
+  std::vector<core::BandwidthRun> more_bandwidth;      // further nvbandwidth / p2p runs (a paste of several outputs)
+  // A paste of several outputs (or a gpuvet collect file): "nvidia-smi topo -m (lines 1-20)" per
+  // section read, in file order; empty for a file of one output.
+  std::vector<std::string> sections;
 };
 
 // parse_input for machine views, parse_nccl_tests / parse_nccl_tests_json for nccl-tests output,
-// parse_nvbandwidth / parse_p2p_test for copy-bandwidth benchmarks.
+// parse_nvbandwidth / parse_p2p_test for copy-bandwidth benchmarks. A file of several outputs
+// (split_paste) is parsed section by section: the machine views are merged with merge_machines
+// (disagreeing sections are a bad_input Error), a note names the sections found, and a section
+// that does not parse is a bad_input Error naming its lines.
 core::Result<ParsedFile> parse_file(std::string_view text, const std::string& file_name);
 
 }  // namespace gpuvet::parsers
