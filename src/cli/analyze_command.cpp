@@ -33,6 +33,7 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
     if (parsed->collective) runs.collectives.push_back(std::move(*parsed.value().collective));
     for (auto& more : parsed.value().more_collectives) runs.collectives.push_back(std::move(more));
     if (parsed->bandwidth) runs.bandwidth.push_back(std::move(*parsed.value().bandwidth));
+    for (auto& more : parsed.value().more_bandwidth) runs.bandwidth.push_back(std::move(more));
   }
   core::Machine machine;
   if (parts.empty()) {
