@@ -219,6 +219,14 @@ const std::vector<FindingInfo>& finding_catalog() {
        "printed 'Unable to determine the device handle for GPU ...'. Named by PCI address.",
        "Reboot and check that nvidia-smi lists every GPU; if it recurs, ask for the GPU, riser or slot to be replaced."},
       {"xid_logged", Severity::fail, "Xid errors in the kernel log",
+      {"utilization_below_peers", Severity::warn, "GPU utilization below its group's (gpuvet monitor)",
+       "gpuvet monitor: over the last 5 minutes a GPU's mean utilization is more than 20 % below the mean of its "
+       "group (all GPUs watched), relative to that mean (below 0.8 x the mean), while the group is busy (mean "
+       "utilization at least 50 %). The card waits on its peers: a slower path (PCIe or a link down instead of "
+       "NVLink), a GPU far from its NUMA node, or a card of another batch.",
+       "Run gpuvet inspect for the card's links, PCIe path and NUMA node and compare its VBIOS and board part "
+       "number with its peers; move the job to a full-mesh (NVSwitch) or same-batch machine if the topology is the "
+       "cause."},
        "NVRM Xid lines in a pasted kernel log (dmesg, journalctl -k), one finding per Xid number with each GPU (by PCI "
        "address) and how often; judged with NVIDIA's Xid catalogue: fail for hardware Xids (ECC, NVLink, GSP, "
        "fallen off the bus), warn for others, info where NVIDIA points at the application. An Xid only named as the "
