@@ -171,6 +171,26 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Compare nvidia-smi -q -d POWER across GPUs under load; check the PSUs and power cables."},
       {"throttle_reasons", Severity::fail, "Clocks held back during the burn-in",
        "Time each GPU spent in the clocks-event reasons that mean trouble during a burn-in: software thermal "
+      {"hotter_than_peers", Severity::fail, "GPU runs hotter than its peers for hours",
+       "Over a period of monitored history (gpuvet trend), a GPU's mean temperature stays 8 °C or more above "
+       "the median of the other GPUs at the same load (peers' median utilization at least 50 %, the GPU within "
+       "10 points of it) for at least 2 h and half of the time they could be compared (warn); 15 °C or more "
+       "(fail). The early sign of a cooling fault or a card from another batch.",
+       "Check the card's cooling (fan, heat sink, cold plate, airflow, a blocked slot) and its VBIOS and board "
+       "part number against its peers (nvidia-smi -q); ask the provider to service it before it throttles."},
+      {"slower_than_peers", Severity::fail, "GPU runs at lower clocks than its peers for hours",
+       "Over a period of monitored history (gpuvet trend), a GPU's mean SM clock stays 5 % or more below the "
+       "median of the other GPUs at the same load for at least 2 h and half of the time they could be compared "
+       "(warn); 15 % or more (fail). A card that throttles, a lower power limit, or a mixed batch.",
+       "Check its clocks-event reasons and power limit against its peers (nvidia-smi -q -d PERFORMANCE,POWER) "
+       "and its temperature (hotter_than_peers); a card of another batch slows every collective: ask for a "
+       "same-batch replacement."},
+      {"baseline_drift", Severity::fail, "GPU has drifted from its acceptance burn-in",
+       "Under load in the period (utilization at least 80 % for at least 2 h), a GPU runs 8 °C or more hotter "
+       "(warn; 16 °C fail), or at an SM clock 5 % or more lower (warn; 15 % fail), than it did in the "
+       "acceptance burn-in of the evidence bundle given as --baseline (its steady state under full load).",
+       "Compare with the bundle's report.html; check the card's cooling and clocks-event reasons; the "
+       "acceptance bundle is the evidence to show the provider."},
        "slowdown (warn), hardware slowdown, hardware thermal slowdown or power brake (fail), with when each "
        "was first seen. Power capping under a GEMM is normal and not reported.",
        "Check cooling and power under load (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER)."},

@@ -97,6 +97,7 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, streams.out, streams.err);
+  add_trend_command(app, action);
     return code == 0 ? core::ExitCode::pass : core::ExitCode::usage;
   }
   if (!action) {

@@ -21,6 +21,7 @@ void add_findings_command(CLI::App& app, Action& action);
 void add_burnin_command(CLI::App& app, Action& action);
 void add_report_command(CLI::App& app, Action& action);
 void add_nccl_command(CLI::App& app, Action& action);
+void add_trend_command(CLI::App& app, Action& action);
 void add_bench_command(CLI::App& app, Action& action);
 void add_spec_command(CLI::App& app, Action& action);
 void add_accept_command(CLI::App& app, Action& action);

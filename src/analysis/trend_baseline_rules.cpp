@@ -1,0 +1,90 @@
+// baseline_drift: each GPU under load in the period against what it ran at in the acceptance
+// burn-in it passed (the bundle given as --baseline): hotter by degrees, or at a lower SM clock.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "analysis/rule_support.hpp"
+#include "analysis/trend_rules.hpp"
+
+namespace gpuvet::analysis::trend {
+
+namespace {
+
+// Under load in this bucket: utilization at least the threshold, or (burn-in history, no
+// utilization) most samples under the GEMM load.
+bool busy(const TrendPoint& p, const TrendThresholds& th) {
+  if (p.util_pct) return *p.util_pct >= th.baseline_busy_util_pct;
+  return p.samples > 0 && static_cast<double>(p.loaded) >= th.loaded_share * static_cast<double>(p.samples);
+}
+
+core::Severity level(double drift, double warn, double fail) {
+  if (drift >= fail) return core::Severity::fail;
+  return drift >= warn ? core::Severity::warn : core::Severity::info;
+}
+
+}  // namespace
+
+void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& baseline, const TrendThresholds& th,
+                    TrendAssessment& out) {
+  for (auto& standing : out.gpus) {
+    const auto it = std::find_if(h.gpus.begin(), h.gpus.end(), [&](const GpuTrend& g) { return g.gpu == standing.gpu; });
+    std::vector<double> temps, clocks;
+    for (const auto& p : it->points) {
+      if (!busy(p, th)) continue;
+      standing.busy_s += static_cast<double>(p.samples) * h.interval_s;
+      if (p.temp_c) temps.push_back(*p.temp_c);
+      if (p.sm_clock_mhz) clocks.push_back(*p.sm_clock_mhz);
+    }
+    standing.busy_temp_c = median_of(temps);
+    standing.busy_sm_clock_mhz = median_of(clocks);
+    if (!baseline) continue;
+    const int gpu = standing.gpu;
+    const auto b = std::find_if(baseline->gpus.begin(), baseline->gpus.end(), [&](const TrendBaselineGpu& g) { return g.gpu == gpu; });
+    if (b == baseline->gpus.end()) {
+      out.unverified.push_back(fmt::format("baseline: GPU {} has no burn-in results in {}", gpu, baseline->label));
+      continue;
+    }
+    standing.baseline = *b;
+    if (standing.busy_s < th.baseline_min_busy_s) {
+      out.unverified.push_back(fmt::format("baseline: GPU {} ran under load (utilization at least {:g} %) for {} of the period, "
+                                           "less than the {} needed to compare it with its acceptance burn-in",
+                                           gpu, th.baseline_busy_util_pct, hours(standing.busy_s), hours(th.baseline_min_busy_s)));
+      continue;
+    }
+    const std::string when = baseline->finished_utc.empty() ? std::string() : " (" + baseline->finished_utc + ")";
+    const std::string load = fmt::format("{} under load (utilization at least {:g} %) in the period; medians of its {} buckets",
+                                         hours(standing.busy_s), th.baseline_busy_util_pct, hours(h.bucket_s));
+    if (b->temp_c && standing.busy_temp_c) {
+      const double drift = *standing.busy_temp_c - *b->temp_c;
+      const auto severity = level(drift, th.baseline_temp_c, 2 * th.baseline_temp_c);
+      if (severity != core::Severity::info) {
+        auto f = make_finding("baseline_drift", severity, {gpu},
+                              fmt::format("GPU {} passed its acceptance burn-in at {:.0f} °C; under load it now runs at {:.0f} °C (+{:.1f} °C)",
+                                          gpu, *b->temp_c, *standing.busy_temp_c, drift));
+        f.evidence = {{"temperature", fmt::format("{:.1f} °C now, {:.1f} °C at acceptance", *standing.busy_temp_c, *b->temp_c)},
+                      {"baseline", baseline->label + when + ", steady state of the burn-in under full GEMM load"},
+                      {"now", load},
+                      {"rule", fmt::format("hotter by {:g} °C (warn), {:g} °C (fail)", th.baseline_temp_c, 2 * th.baseline_temp_c)}};
+        out.findings.push_back(std::move(f));
+      }
+    }
+    if (b->sm_clock_mhz && standing.busy_sm_clock_mhz && *b->sm_clock_mhz > 0) {
+      const double drift = 1 - *standing.busy_sm_clock_mhz / *b->sm_clock_mhz;
+      const auto severity = level(drift, th.baseline_clock_share, 3 * th.baseline_clock_share);
+      if (severity != core::Severity::info) {
+        auto f = make_finding("baseline_drift", severity, {gpu},
+                              fmt::format("GPU {} passed its acceptance burn-in at {:.0f} MHz; under load it now runs at {:.0f} MHz ({:.1f} % lower)",
+                                          gpu, *b->sm_clock_mhz, *standing.busy_sm_clock_mhz, drift * 100));
+        f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz now, {:.0f} MHz at acceptance", *standing.busy_sm_clock_mhz, *b->sm_clock_mhz)},
+                      {"baseline", baseline->label + when + ", steady state of the burn-in under full GEMM load"},
+                      {"now", load},
+                      {"rule", fmt::format("lower by {:g} % (warn), {:g} % (fail)", th.baseline_clock_share * 100,
+                                           th.baseline_clock_share * 300)}};
+        out.findings.push_back(std::move(f));
+      }
+    }
+  }
+}
+
+}  // namespace gpuvet::analysis::trend

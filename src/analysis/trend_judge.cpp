@@ -1,0 +1,55 @@
+// The trend judge: standings per GPU, then the peer and baseline rules, and the period's health
+// findings taken from the burn-in judge.
+#include "analysis/trend_judge.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "analysis/trend_rules.hpp"
+
+namespace gpuvet::analysis {
+
+namespace trend {
+
+std::optional<double> median_of(std::vector<double> values) {
+  if (values.empty()) return std::nullopt;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+std::string hours(double seconds) {
+  if (seconds < 3600) return fmt::format("{:.0f} min", seconds / 60);
+  return fmt::format("{:.1f} h", seconds / 3600);
+}
+
+}  // namespace trend
+
+TrendAssessment judge_trend(const TrendHistory& history, const std::optional<TrendBaseline>& baseline,
+                            const TrendThresholds& thresholds) {
+  TrendAssessment out;
+  for (const auto& g : history.gpus) {
+    TrendStanding standing;
+    standing.gpu = g.gpu;
+    out.gpus.push_back(standing);
+  }
+  trend::peer_rules(history, thresholds, out);
+  trend::baseline_rules(history, baseline, thresholds, out);
+  return out;
+}
+
+std::vector<core::Finding> period_health_findings(const core::BurninAssessment& assessment) {
+  static const std::set<std::string_view> kHealth = {"xid_event",         "ecc_errors_new",  "nvlink_errors_growing",
+                                                     "pcie_replays",      "row_remap_pending", "retired_pages",
+                                                     "gpu_missing",       "throttle_reasons", "compute_miscompare"};
+  std::vector<core::Finding> out;
+  for (const auto& f : assessment.findings) {
+    if (kHealth.count(f.code) != 0) out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace gpuvet::analysis

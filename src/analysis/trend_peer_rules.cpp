@@ -1,0 +1,174 @@
+// hotter_than_peers and slower_than_peers: in each bucket of the period, each GPU against the
+// median of the other GPUs that ran at the same load in that bucket; a card stands out when it
+// does so for hours (thresholds in TrendThresholds, docs/monitor.md "Trend report").
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analysis/rule_support.hpp"
+#include "analysis/trend_rules.hpp"
+
+namespace gpuvet::analysis::trend {
+
+namespace {
+
+// One GPU's comparison with its peers over the period.
+struct PeerTally {
+  double comparable_s = 0;
+  std::vector<double> excess_c, deficit_share;  // per comparable bucket (bounded: one per bucket)
+  double hot_s = 0, hot_fail_s = 0, slow_s = 0, slow_fail_s = 0;
+  std::vector<double> hot_own, hot_peers, slow_own, slow_peers, util_own, util_peers;
+  std::int64_t hot_first = 0, hot_last = 0, slow_first = 0, slow_last = 0;
+};
+
+// The peers of one GPU in one bucket, and whether it ran at their load.
+struct Peers {
+  bool same_load = false;
+  std::optional<double> util_own, util_median, temp_median, clock_median;
+};
+
+Peers peers_of(const TrendPoint& own, const std::vector<const TrendPoint*>& others, const TrendThresholds& th) {
+  Peers p;
+  if (others.empty()) return p;
+  std::vector<double> utils, temps, clocks;
+  bool all_loaded = own.samples > 0 && static_cast<double>(own.loaded) >= th.loaded_share * static_cast<double>(own.samples);
+  for (const auto* o : others) {
+    if (o->util_pct) utils.push_back(*o->util_pct);
+    if (o->temp_c) temps.push_back(*o->temp_c);
+    if (o->sm_clock_mhz) clocks.push_back(*o->sm_clock_mhz);
+    if (static_cast<double>(o->loaded) < th.loaded_share * static_cast<double>(o->samples)) all_loaded = false;
+  }
+  p.temp_median = median_of(temps);
+  p.clock_median = median_of(clocks);
+  if (own.util_pct && utils.size() == others.size()) {
+    p.util_own = own.util_pct;
+    p.util_median = median_of(utils);
+    p.same_load = *p.util_median >= th.busy_util_pct && std::abs(*own.util_pct - *p.util_median) <= th.same_load_points;
+  } else {
+    p.same_load = all_loaded;  // burn-in history: every GPU under the GEMM load
+  }
+  return p;
+}
+
+void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampled_s, const TrendThresholds& th) {
+  t.comparable_s += sampled_s;
+  if (peers.util_own) {
+    t.util_own.push_back(*peers.util_own);
+    t.util_peers.push_back(*peers.util_median);
+  }
+  if (own.temp_c && peers.temp_median) {
+    const double excess = *own.temp_c - *peers.temp_median;
+    t.excess_c.push_back(excess);
+    if (excess >= th.hotter_warn_c) {
+      if (t.hot_s == 0) t.hot_first = own.start_unix_ms;
+      t.hot_last = own.start_unix_ms;
+      t.hot_s += sampled_s;
+      t.hot_own.push_back(*own.temp_c);
+      t.hot_peers.push_back(*peers.temp_median);
+    }
+    if (excess >= th.hotter_fail_c) t.hot_fail_s += sampled_s;
+  }
+  if (own.sm_clock_mhz && peers.clock_median && *peers.clock_median > 0) {
+    const double deficit = 1 - *own.sm_clock_mhz / *peers.clock_median;
+    t.deficit_share.push_back(deficit);
+    if (deficit >= th.slower_warn_share) {
+      if (t.slow_s == 0) t.slow_first = own.start_unix_ms;
+      t.slow_last = own.start_unix_ms;
+      t.slow_s += sampled_s;
+      t.slow_own.push_back(*own.sm_clock_mhz);
+      t.slow_peers.push_back(*peers.clock_median);
+    }
+    if (deficit >= th.slower_fail_share) t.slow_fail_s += sampled_s;
+  }
+}
+
+bool stands_out(double out_s, double comparable_s, const TrendThresholds& th) {
+  return out_s >= th.min_out_s && out_s >= th.min_out_share * comparable_s;
+}
+
+std::string load_text(const PeerTally& t) {
+  if (t.util_own.empty()) return "every GPU under the burn-in's full GEMM load";
+  return fmt::format("utilization {:.0f} % (peers {:.0f} %), medians of the comparable buckets", *median_of(t.util_own),
+                     *median_of(t.util_peers));
+}
+
+std::string rule_text(double warn, double fail, const char* unit, const TrendThresholds& th) {
+  return fmt::format("{:g}{} (warn), {:g}{} (fail), for at least {} and half of the time at the same load", warn, unit, fail, unit,
+                     hours(th.min_out_s));
+}
+
+}  // namespace
+
+void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessment& out) {
+  std::map<std::int64_t, std::vector<std::pair<int, const TrendPoint*>>> by_bucket;
+  for (const auto& g : h.gpus) {
+    for (const auto& p : g.points) by_bucket[p.start_unix_ms].emplace_back(g.gpu, &p);
+  }
+  std::map<int, PeerTally> tallies;
+  for (const auto& g : h.gpus) tallies[g.gpu];
+  for (const auto& [start, cells] : by_bucket) {
+    for (const auto& [gpu, own] : cells) {
+      std::vector<const TrendPoint*> others;
+      for (const auto& [other, p] : cells) {
+        if (other != gpu) others.push_back(p);
+      }
+      const Peers peers = peers_of(*own, others, th);
+      if (peers.same_load) tally(tallies[gpu], *own, peers, static_cast<double>(own->samples) * h.interval_s, th);
+    }
+  }
+  double most_comparable_s = 0;
+  for (auto& standing : out.gpus) {
+    const PeerTally& t = tallies[standing.gpu];
+    standing.comparable_s = t.comparable_s;
+    standing.temp_above_peers_c = median_of(t.excess_c);
+    standing.clock_below_peers_share = median_of(t.deficit_share);
+    most_comparable_s = std::max(most_comparable_s, t.comparable_s);
+    const int gpu = standing.gpu;
+    if (stands_out(t.hot_s, t.comparable_s, th)) {
+      const double own = *median_of(t.hot_own);
+      const double peers = *median_of(t.hot_peers);
+      const auto severity = stands_out(t.hot_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
+      auto f = make_finding("hotter_than_peers", severity, {gpu},
+                            fmt::format("GPU {} ran {:.1f} °C hotter than its peers at the same load for {} of {} ({:.0f} °C against {:.0f} °C)",
+                                        gpu, own - peers, hours(t.hot_s), hours(t.comparable_s), own, peers));
+      f.evidence = {{"temperature", fmt::format("{:.1f} °C (median of the buckets it stood out)", own)},
+                    {"peers", fmt::format("{:.1f} °C (median of the other GPUs at the same load)", peers)},
+                    {"load", load_text(t)},
+                    {"for", fmt::format("{} of {} at the same load", hours(t.hot_s), hours(t.comparable_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(t.hot_last + static_cast<std::int64_t>(h.bucket_s * 1000)))},
+                    {"rule", "above the peers' median by " + rule_text(th.hotter_warn_c, th.hotter_fail_c, " °C", th)}};
+      out.findings.push_back(std::move(f));
+    }
+    if (stands_out(t.slow_s, t.comparable_s, th)) {
+      const double own = *median_of(t.slow_own);
+      const double peers = *median_of(t.slow_peers);
+      const auto severity = stands_out(t.slow_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
+      auto f = make_finding("slower_than_peers", severity, {gpu},
+                            fmt::format("GPU {} ran {:.1f} % below its peers' SM clock at the same load for {} of {} ({:.0f} MHz against {:.0f} MHz)",
+                                        gpu, (1 - own / peers) * 100, hours(t.slow_s), hours(t.comparable_s), own, peers));
+      f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz (median of the buckets it stood out)", own)},
+                    {"peers", fmt::format("{:.0f} MHz (median of the other GPUs at the same load)", peers)},
+                    {"load", load_text(t)},
+                    {"for", fmt::format("{} of {} at the same load", hours(t.slow_s), hours(t.comparable_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(t.slow_last + static_cast<std::int64_t>(h.bucket_s * 1000)))},
+                    {"rule", "below the peers' median by " +
+                                 rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
+      out.findings.push_back(std::move(f));
+    }
+  }
+  if (h.gpus.size() < 2) {
+    out.unverified.push_back("hotter/slower than peers: fewer than two GPUs in the history, so no peers to compare with");
+  } else if (most_comparable_s > 0 && most_comparable_s < th.min_out_s) {
+    out.unverified.push_back(fmt::format("hotter/slower than peers: the GPUs ran at the same load for {} at most, less than the {} a "
+                                         "card must stand out for: too short to judge",
+                                         hours(most_comparable_s), hours(th.min_out_s)));
+  } else if (most_comparable_s == 0) {
+    out.unverified.push_back(fmt::format(
+        "hotter/slower than peers: no time in the period when the GPUs ran at the same load (peers' median utilization at "
+        "least {:g} %, each GPU within {:g} points of it), so no card could be compared with its peers",
+        th.busy_util_pct, th.same_load_points));
+  }
+}
+
+}  // namespace gpuvet::analysis::trend

@@ -1,0 +1,206 @@
+// gpuvet trend --db FILE [--since 7d] [--baseline BUNDLE_DIR] [--html OUT | --markdown | --json]:
+// the weekly trend report over a history database (the monitor daemon's or a burn-in's): per-GPU
+// trend lines, the cards that stand out from their peers and from the acceptance bundle, the
+// period's alerts and events, and what to do. Exit 0 pass, 1 when a card stands out at fail
+// severity or an alert of the period fails, 3 when a comparison could not be made, 2 bad input.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "analysis/burnin_judge.hpp"
+#include "analysis/trend_history.hpp"
+#include "analysis/trend_judge.hpp"
+#include "cli/commands.hpp"
+#include "cli/trend_baseline.hpp"
+#include "core/duration.hpp"
+#include "report/trend_report.hpp"
+#include "telemetry/history_reader.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+// The longest period a report covers: the monitor keeps hourly rollups about a year.
+constexpr double kMaxTrendPeriodS = 400.0 * 24 * 3600;
+
+struct TrendOptions {
+  std::string db;
+  std::string since = "7d";
+  std::string baseline;
+  std::string html;
+  bool markdown = false;
+  bool json = false;
+};
+
+// What one pass over the database gives.
+struct TrendRead {
+  core::BurninRecord record;
+  core::TrendHistory history;
+  std::vector<core::Finding> health;
+  std::vector<std::string> notes;
+};
+
+// "6.0 h", "7.0 d".
+std::string span_text(double seconds) {
+  return seconds < 48 * 3600 ? fmt::format("{:.1f} h", seconds / 3600) : fmt::format("{:.1f} d", seconds / 86400);
+}
+
+core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
+  std::optional<telemetry::HistorySpan> span;
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+  std::unique_ptr<analysis::TrendAccumulator> trend;
+  std::unique_ptr<analysis::BurninJudge> judge;
+  std::map<int, std::int64_t> first_raw;  // gpu -> its oldest raw sample
+  TrendRead out;
+  telemetry::HistorySinks sinks;
+  sinks.on_span = [&](const telemetry::HistorySpan& s) {
+    span = s;
+    if (!s.last_unix_ms) return;
+    to = *s.last_unix_ms;
+    from = std::max(*s.first_unix_ms, to - static_cast<std::int64_t>(period_s * 1000));
+  };
+  sinks.on_header = [&](const core::BurninRecord& header) {
+    const double bucket = analysis::trend_bucket_s(static_cast<double>(to - from) / 1000);
+    trend = std::make_unique<analysis::TrendAccumulator>(from, to, bucket, header.run.interval_s, header.gpus);
+    judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus);
+    for (const auto& e : header.events) {
+      const auto unix_ms = header.run.started_unix_ms + static_cast<std::int64_t>(e.t_s * 1000);
+      if (unix_ms < from || unix_ms > to) continue;
+      trend->add_event(unix_ms, e);
+      judge->on_event(e);
+    }
+  };
+  sinks.on_sample = [&](const core::TelemetrySample& s) {
+    first_raw.try_emplace(s.gpu, s.unix_ms);
+    if (s.unix_ms < from) return;
+    trend->add_sample(s);
+    judge->on_sample(s);
+  };
+  std::size_t rollup_hours = 0;
+  sinks.on_hour_rollup = [&](const telemetry::HourRollup& r, std::int64_t hour_unix_ms) {
+    // Only hours whose raw samples were pruned (ended before the GPU's oldest raw sample).
+    const auto raw = first_raw.find(r.gpu);
+    if (raw != first_raw.end() && hour_unix_ms + 3600000 > raw->second) return;
+    if (hour_unix_ms + 3600000 <= from) return;
+    analysis::RollupInput in;
+    in.gpu = r.gpu;
+    in.unix_ms = hour_unix_ms;
+    in.samples = r.samples;
+    in.temp_c = r.gpu_temp_c.mean;
+    in.max_temp_c = r.gpu_temp_c.max;
+    in.sm_clock_mhz = r.sm_clock_mhz.mean;
+    in.power_w = r.power_w.mean;
+    in.util_pct = r.util_gpu_pct.mean;
+    if (r.nvlink_crc_new || r.nvlink_replay_new || r.nvlink_recovery_new) {
+      in.nvlink_errors = r.nvlink_crc_new.value_or(0) + r.nvlink_replay_new.value_or(0) + r.nvlink_recovery_new.value_or(0);
+    }
+    in.ecc_corrected = r.ecc_corrected_new;
+    in.ecc_uncorrected = r.ecc_uncorrected_new;
+    trend->add_rollup(in);
+    ++rollup_hours;
+  };
+  auto record = telemetry::read_history(db, sinks);
+  if (!record) return record.error();
+  if (!span || !span->last_unix_ms) {
+    return core::input_error(fmt::format("{}: holds no samples and no rollups yet: nothing to report on", db));
+  }
+  out.record = std::move(record).value();
+  out.history = trend->finish();
+  out.health = analysis::period_health_findings(judge->finish(out.record.run.status));
+  const double covered_s = static_cast<double>(to - from) / 1000;
+  if (covered_s + 60 < period_s) {
+    out.notes.push_back(fmt::format("The history covers {} of the {} asked (from its first record).", span_text(covered_s), span_text(period_s)));
+  }
+  if (rollup_hours > 0) {
+    out.notes.push_back(fmt::format("{} GPU-hours come from the hourly rollups (raw samples pruned by the retention): means per "
+                                    "hour, error counters as their growth in the hour; Xid and other events are kept as long.",
+                                    rollup_hours));
+  }
+  return out;
+}
+
+// Writes `text` to `path` through a temporary file renamed over it, so a reader (a web server
+// publishing the weekly report) never sees half a page.
+std::optional<core::Error> write_output(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) return core::usage_error(fmt::format("--html {}: is a directory; expected a file name", path));
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) return core::environment_error(fmt::format("--html {}: cannot write {}", path, tmp));
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) return core::environment_error(fmt::format("--html {}: cannot rename {} over it: {}", path, tmp, ec.message()));
+  return std::nullopt;
+}
+
+core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) {
+  if (static_cast<int>(!o.html.empty()) + static_cast<int>(o.markdown) + static_cast<int>(o.json) > 1) {
+    return core::usage_error("--html, --markdown and --json: choose one");
+  }
+  const auto period_s = core::parse_duration(o.since);
+  if (!period_s || !(*period_s >= 60) || *period_s > kMaxTrendPeriodS) {
+    return core::usage_error(fmt::format("--since '{}': expected a duration from 1m to 400d such as 7d, 24h or 30d", o.since));
+  }
+  std::optional<core::TrendBaseline> baseline;
+  if (!o.baseline.empty()) {
+    auto loaded = load_trend_baseline(o.baseline);
+    if (!loaded) return loaded.error();
+    baseline = std::move(loaded).value();
+  }
+  auto read_result = read_trend(o.db, *period_s);
+  if (!read_result) return read_result.error();
+  TrendRead* read = &read_result.value();
+  const auto assessment = analysis::judge_trend(read->history, baseline);
+  if (baseline && !read->record.run.simulated && !baseline->hostname.empty() && baseline->hostname != "n/a" && !read->record.run.hostname.empty() &&
+      baseline->hostname != read->record.run.hostname) {
+    read->notes.push_back(fmt::format("The baseline was accepted on host {}, the history is from host {}: check that it is the same machine.",
+                                      baseline->hostname, read->record.run.hostname));
+  }
+  std::vector<core::Finding> all = assessment.findings;
+  all.insert(all.end(), read->health.begin(), read->health.end());
+  report::TrendReport report{o.db,           o.since, read->record.run, read->history, assessment, read->health, baseline,
+                             core::verdict_of(all, assessment.unverified), read->notes};
+  if (o.json) {
+    streams.out << report::render_trend_json(report);
+  } else if (o.markdown) {
+    streams.out << report::render_trend_markdown(report);
+  } else if (o.html == "-") {
+    streams.out << report::render_trend_html(report);
+  } else {
+    if (!o.html.empty()) {
+      if (auto e = write_output(o.html, report::render_trend_html(report))) return *e;
+    }
+    streams.out << report::render_trend_text(report);
+    if (!o.html.empty()) streams.out << fmt::format("HTML report: {}\n", o.html);
+  }
+  return core::exit_code_for(report.verdict);
+}
+
+}  // namespace
+
+void add_trend_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<TrendOptions>();
+  auto* cmd = app.add_subcommand(
+      "trend", "Trend report over a history database (gpuvet monitor's or a burn-in's): per-GPU trend lines, the cards that run "
+               "hotter or slower than their peers or than at acceptance, the period's alerts, and what to do");
+  cmd->add_option("--db", o->db, "History database written by gpuvet monitor or gpuvet burnin")->required();
+  cmd->add_option("--since", o->since, "The period: the last D of the history, up to its newest record (default 7d)");
+  cmd->add_option("--baseline", o->baseline, "Acceptance evidence bundle (gpuvet accept --out) to compare each GPU with");
+  cmd->add_option("--html", o->html, "Write a self-contained HTML page with the trend lines to FILE ('-': standard output)");
+  cmd->add_flag("--markdown", o->markdown, "Print Markdown instead of text");
+  cmd->add_flag("--json", o->json, "Print one JSON object (schema gpuvet.trend/1)");
+  cmd->callback([o, &action] { action = [o](Streams& s) { return run_trend(*o, s); }; });
+}
+
+}  // namespace gpuvet::cli

@@ -1,0 +1,147 @@
+// gpuvet trend end to end, in-process: simulated burn-in databases (a clean 8-GPU machine and one
+// whose GPU 3 loses its cooling) and an accept bundle as the baseline; exit codes, the card named,
+// the period, the HTML file, and bad input named with exit 2.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "cli_runner.hpp"
+
+namespace gpuvet::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TrendCommand : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new fs::path(fs::temp_directory_path() / ("gpuvet-trend-" + std::to_string(::getpid())));
+    fs::remove_all(*dir_);
+    fs::create_directories(*dir_);
+    const auto clean = run_cli({"burnin", "--sim", "hgx-h100-8x", "--duration", "6h", "--db", path("clean.db")});
+    ASSERT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+    const auto hot = run_cli({"burnin", "--sim", "hgx-h100-8x", "--duration", "6h", "--fault", "thermal-throttle:gpu=3,at=10m", "--db",
+                              path("hot.db")});
+    ASSERT_EQ(hot.exit_code, 1) << hot.out << hot.err;
+    const auto spec = run_cli({"spec", "init", "--template", "hgx-h100-8x", "-o", path("spec.yaml")});
+    ASSERT_EQ(spec.exit_code, 0) << spec.err;
+    std::stringstream text;
+    text << std::ifstream(path("spec.yaml")).rdbuf();
+    std::string yaml = text.str();
+    yaml.replace(yaml.find("duration: 4h"), 12, "duration: 1h");
+    std::ofstream(path("spec.yaml"), std::ios::trunc) << yaml;
+    const auto accept = run_cli({"accept", "--spec", path("spec.yaml"), "--sim", "hgx-h100-8x", "--out", path("bundle")});
+    ASSERT_EQ(accept.exit_code, 0) << accept.out << accept.err;
+  }
+  static void TearDownTestSuite() {
+    fs::remove_all(*dir_);
+    delete dir_;
+  }
+  static std::string path(const std::string& name) { return (*dir_ / name).string(); }
+  static nlohmann::json json_of(const CliRun& r) { return nlohmann::json::parse(r.out); }
+  static std::vector<std::pair<std::string, std::vector<int>>> codes(const nlohmann::json& j) {
+    std::vector<std::pair<std::string, std::vector<int>>> out;
+    for (const auto& f : j["findings"]) out.emplace_back(f["code"], f["gpus"].get<std::vector<int>>());
+    return out;
+  }
+  static fs::path* dir_;
+};
+
+fs::path* TrendCommand::dir_ = nullptr;
+
+TEST_F(TrendCommand, CleanMachineStandsOutNowhere) {
+  const auto r = run_cli({"trend", "--db", path("clean.db")});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("No card stood out from its peers at the same load."), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("The history covers 6.0 h of the 7.0 d asked"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Verdict: PASS"), std::string::npos);
+}
+
+TEST_F(TrendCommand, HotCardIsNamedAndFails) {
+  const auto r = run_cli({"trend", "--db", path("hot.db"), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["schema"], "gpuvet.trend/1");
+  EXPECT_EQ(j["verdict"], "fail");
+  const auto found = codes(j);
+  ASSERT_FALSE(found.empty()) << r.out;
+  EXPECT_EQ(found[0].first, "hotter_than_peers");
+  EXPECT_EQ(found[0].second, std::vector<int>{3});
+  for (const auto& [code, gpus] : found) EXPECT_EQ(gpus, std::vector<int>{3}) << code;
+  ASSERT_EQ(j["gpus"].size(), 8u);
+  EXPECT_GT(j["gpus"][3]["temp_above_peers_c"].get<double>(), 15.0);
+  EXPECT_LT(std::abs(j["gpus"][0]["temp_above_peers_c"].get<double>()), 5.0);
+}
+
+TEST_F(TrendCommand, BaselineDriftAgainstTheAcceptanceBundle) {
+  const auto r = run_cli({"trend", "--db", path("hot.db"), "--baseline", path("bundle"), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto j = json_of(r);
+  bool drift = false;
+  for (const auto& [code, gpus] : codes(j)) {
+    if (code == "baseline_drift") {
+      EXPECT_EQ(gpus, std::vector<int>{3});
+      drift = true;
+    }
+  }
+  EXPECT_TRUE(drift) << r.out;
+  EXPECT_EQ(j["baseline"]["bundle"], path("bundle"));
+  EXPECT_NEAR(j["gpus"][0]["baseline"]["temp_c"].get<double>(), j["gpus"][0]["busy_temp_c"].get<double>(), 2.0);
+  const auto clean = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("bundle")});
+  EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+}
+
+TEST_F(TrendCommand, SinceSelectsTheLastPartOfTheHistory) {
+  const auto r = run_cli({"trend", "--db", path("clean.db"), "--since", "1h", "--json"});
+  ASSERT_EQ(r.exit_code, 3) << r.out << r.err;  // one hour: too short to stand out "for hours", said so
+  const auto j = json_of(r);
+  EXPECT_EQ(j["period"]["to_unix_ms"].get<std::int64_t>() - j["period"]["from_unix_ms"].get<std::int64_t>(), 3600000);
+  EXPECT_EQ(j["period"]["bucket_s"], 60);
+  ASSERT_EQ(j["unverified"].size(), 1u);
+  EXPECT_NE(j["unverified"][0].get<std::string>().find("too short to judge"), std::string::npos) << j["unverified"];
+}
+
+TEST_F(TrendCommand, HtmlFileAndMarkdown) {
+  const auto r = run_cli({"trend", "--db", path("hot.db"), "--html", path("trend.html")});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("HTML report: " + path("trend.html")), std::string::npos);
+  std::stringstream html;
+  html << std::ifstream(path("trend.html")).rdbuf();
+  EXPECT_NE(html.str().find("<svg class=\"linechart\""), std::string::npos);
+  EXPECT_FALSE(fs::exists(path("trend.html.tmp")));
+  const auto md = run_cli({"trend", "--db", path("hot.db"), "--markdown"});
+  EXPECT_NE(md.out.find("## Cards that stand out"), std::string::npos);
+}
+
+TEST_F(TrendCommand, BadInputIsNamedWithExit2) {
+  auto r = run_cli({"trend", "--db", path("missing.db")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(path("missing.db")), std::string::npos) << r.err;
+  r = run_cli({"trend", "--db", path("spec.yaml")});  // not a database
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find(path("spec.yaml")), std::string::npos) << r.err;
+  r = run_cli({"trend", "--db", path("clean.db"), "--since", "7x"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--since '7x'"), std::string::npos) << r.err;
+  r = run_cli({"trend", "--db", path("clean.db"), "--json", "--markdown"});
+  EXPECT_EQ(r.exit_code, 2);
+  r = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("spec.yaml")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("not a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(TrendCommand, TamperedBaselineIsRefused) {
+  fs::copy(path("bundle"), path("tampered"), fs::copy_options::recursive);
+  std::ofstream(path("tampered") + "/report.json", std::ios::app) << " ";
+  const auto r = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("tampered")});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.err.find("report.json"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace gpuvet::testing
