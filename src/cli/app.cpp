@@ -100,6 +100,7 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   add_trend_command(app, action);
     return code == 0 ? core::ExitCode::pass : core::ExitCode::usage;
   }
+  add_monitor_command(app, action);
   if (!action) {
     streams.err << "gpuvet: no action for this command\n";
     return core::ExitCode::usage;

@@ -30,4 +30,9 @@ void add_compare_command(CLI::App& app, Action& action);
 void add_plan_command(CLI::App& app, Action& action);
 void add_keygen_command(CLI::App& app, Action& action);
 
+void add_monitor_command(CLI::App& app, Action& action);
+// About gpuvet itself (meta_commands.cpp): help COMMAND, and the hidden completion and man.
+void add_help_command(CLI::App& app, Action& action);
+void add_completion_command(CLI::App& app, Action& action);
+void add_man_command(CLI::App& app, Action& action);
 }  // namespace gpuvet::cli

@@ -1,0 +1,260 @@
+// gpuvet monitor: the daemon that keeps watching a machine in production. Samples every GPU
+// through the burn-in's telemetry source (NVML live, the simulator with --sim in virtual time),
+// keeps the history in the burn-in's SQLite store (continued across restarts), evaluates the
+// alert rules and serves /metrics, /alerts and /healthz on loopback (docs/monitor.md).
+// Signals: SIGTERM/SIGINT finish the tick, flush the history and exit 0; SIGHUP logs the state
+// and asks lost GPUs again (nothing is re-read from disk).
+#include <signal.h>
+
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "backends/nvml/nvml_telemetry.hpp"
+#include "backends/sim/burnin_sim_backends.hpp"
+#include "cli/burnin_output.hpp"
+#include "cli/commands.hpp"
+#include "core/duration.hpp"
+#include "monitor/http_server.hpp"
+#include "monitor/journal_log.hpp"
+#include "monitor/monitor_daemon.hpp"
+#include "monitor/scaled_clock.hpp"
+#include "platform/environment.hpp"
+#include "probes/live_machine.hpp"
+#include "telemetry/telemetry_store.hpp"
+
+namespace gpuvet::cli {
+
+namespace {
+
+struct MonitorOptions {
+  std::string listen = "127.0.0.1:9835";
+  std::string interval = "1s";
+  std::string db;
+  std::string retention;
+  std::string sim_profile;
+  std::vector<std::string> faults;
+  std::string speed = "1";
+  std::string duration;
+  std::uint64_t seed = 1;
+  bool dcgm_names = false;
+};
+
+std::atomic<bool> g_stop{false};
+std::atomic<bool> g_status{false};
+extern "C" void on_stop(int) { g_stop.store(true); }
+extern "C" void on_hup(int) { g_status.store(true); }
+
+// While alive: SIGTERM/SIGINT set g_stop, SIGHUP sets g_status; the previous handlers come back after.
+class DaemonSignalGuard {
+ public:
+  DaemonSignalGuard() {
+    g_stop.store(false);
+    g_status.store(false);
+    install(SIGTERM, on_stop, 0);
+    install(SIGINT, on_stop, 1);
+    install(SIGHUP, on_hup, 2);
+  }
+  ~DaemonSignalGuard() {
+    sigaction(SIGTERM, &previous_[0], nullptr);
+    sigaction(SIGINT, &previous_[1], nullptr);
+    sigaction(SIGHUP, &previous_[2], nullptr);
+  }
+  DaemonSignalGuard(const DaemonSignalGuard&) = delete;
+  DaemonSignalGuard& operator=(const DaemonSignalGuard&) = delete;
+
+ private:
+  void install(int signal, void (*handler)(int), int slot) {
+    struct sigaction action {};
+    action.sa_handler = handler;
+    sigemptyset(&action.sa_mask);
+    sigaction(signal, &action, &previous_[slot]);
+  }
+  struct sigaction previous_[3] {};
+};
+
+// A retention span: the duration grammar, plus whole days beyond its 30-day limit ("400d").
+std::optional<double> retention_span(const std::string& text) {
+  if (text.size() > 1 && text.back() == 'd') {
+    double days = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size() - 1, days);
+    if (ec == std::errc() && end == text.data() + text.size() - 1 && std::isfinite(days) && days > 0 && days <= 3650) {
+      return days * 86400;
+    }
+  }
+  return core::parse_duration(text);
+}
+
+// "raw=48h,minute=30d,hour=400d" (any subset, any order) over the defaults.
+core::Result<telemetry::Retention> parse_retention(const std::string& text) {
+  telemetry::Retention r;
+  const auto bad = [&](const std::string& why) {
+    return core::usage_error(fmt::format("--retention '{}': {} (expected e.g. raw=48h,minute=30d,hour=400d)", text, why));
+  };
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    const std::string item(rest.substr(0, comma));
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) return bad(fmt::format("'{}' is not layer=duration", item));
+    const std::string layer = item.substr(0, eq);
+    const auto span = retention_span(item.substr(eq + 1));
+    if (!span || *span <= 0) return bad(fmt::format("'{}' is not a duration", item.substr(eq + 1)));
+    if (layer == "raw") {
+      r.raw_s = *span;
+    } else if (layer == "minute") {
+      r.minute_s = *span;
+    } else if (layer == "hour") {
+      r.hour_s = *span;
+    } else {
+      return bad(fmt::format("unknown layer '{}' (raw, minute, hour)", layer));
+    }
+  }
+  if (r.raw_s < 600) return bad("raw samples must be kept at least 10m");
+  return r;
+}
+
+core::Result<std::unique_ptr<api::TelemetrySource>> open_source(const MonitorOptions& o) {
+  if (o.sim_profile.empty()) {
+    if (!o.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
+    auto nvml = nvml::open_nvml_telemetry(probes::default_nvml_library());
+    if (!nvml) return nvml.error().with_context("cannot watch this machine's GPUs");
+    return std::move(nvml).value();
+  }
+  std::vector<sim::FaultSpec> parsed;
+  for (const auto& text : o.faults) {
+    auto fault = sim::parse_fault(text);
+    if (!fault) return fault.error();
+    parsed.push_back(std::move(fault).value());
+  }
+  auto simulated = sim::make_sim_production(o.sim_profile, parsed, o.seed);
+  if (!simulated) return simulated.error();
+  return std::unique_ptr<api::TelemetrySource>(std::move(simulated.value().telemetry));
+}
+
+core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& streams) {
+  monitor::DaemonConfig config;
+  const bool simulated = !o.sim_profile.empty();
+  auto interval = parse_duration(o.interval, "--interval");
+  if (!interval) return interval.error();
+  if (*interval < 0.1) return core::usage_error("--interval: the shortest sampling interval is 100ms");
+  config.interval_s = *interval;
+  if (!o.duration.empty()) {
+    auto duration = parse_duration(o.duration, "--duration");
+    if (!duration) return duration.error();
+    config.duration_s = *duration;
+  }
+  if (!o.retention.empty()) {
+    auto retention = parse_retention(o.retention);
+    if (!retention) return retention.error();
+    config.retention = *retention;
+  }
+  double speed = 1;
+  if (o.speed == "max") {
+    speed = 0;
+  } else {
+    const auto [end, ec] = std::from_chars(o.speed.data(), o.speed.data() + o.speed.size(), speed);
+    if (ec != std::errc() || end != o.speed.data() + o.speed.size() || !(speed >= 1 && speed <= 1e7)) {
+      return core::usage_error(fmt::format("--speed '{}': expected a number from 1 to 10000000, or max", o.speed));
+    }
+  }
+  if (!simulated && o.speed != "1") return core::usage_error("--speed needs --sim PROFILE: a live machine runs in real time");
+  if (!simulated && !o.duration.empty()) return core::usage_error("--duration needs --sim PROFILE (tests and demos)");
+  auto address = monitor::parse_listen_address(o.listen);
+  if (!address) return address.error();
+
+  auto source = open_source(o);
+  if (!source) return source.error();
+  auto gpus = source.value()->gpus();
+  if (!gpus) return gpus.error();
+
+  platform::SteadyClock wall;
+  const std::string db = !o.db.empty() ? o.db : simulated ? ":memory:" : "gpuvet-monitor.db";
+  const bool exists = db != ":memory:" && std::filesystem::exists(db);
+  telemetry::StoreOptions store_options;
+  store_options.purpose = "monitor";
+  store_options.fsync_each_commit = false;  // NORMAL: a killed daemon loses nothing committed; power loss the last second
+  store_options.keyframe_every_s = std::min(3600.0, config.retention.raw_s / 4);
+  std::unique_ptr<telemetry::TelemetryStore> store;
+  if (exists) {
+    auto reopened = telemetry::TelemetryStore::reopen(db, *gpus, source.value()->describe(), wall, store_options);
+    if (!reopened) return reopened.error().with_context("continuing the history");
+    store = std::move(reopened).value();
+  } else {
+    core::BurninRunInfo run;
+    run.source = simulated ? "monitor, simulated: " + o.sim_profile : "monitor (NVML)";
+    run.simulated = simulated;
+    run.hostname = simulated ? "simulated" : platform::hostname();
+    run.dtype = "none";
+    run.faults = o.faults;
+    run.interval_s = config.interval_s;
+    run.started_unix_ms = wall.unix_ms();
+    run.stress_backend = "none (the monitor only watches)";
+    run.telemetry_source = source.value()->describe();
+    auto created = telemetry::TelemetryStore::create(db, run, *gpus, wall, store_options);
+    if (!created) return created.error();
+    store = std::move(created).value();
+  }
+  // Run time continues from the file: a simulated restart resumes one interval after its last tick.
+  const std::int64_t epoch_ms = simulated && store->last_t_s() >= 0
+                                    ? store->started_unix_ms() + std::llround((store->last_t_s() + config.interval_s) * 1000)
+                                    : wall.unix_ms();
+  std::unique_ptr<platform::Clock> clock;
+  if (!simulated) {
+    clock = std::make_unique<platform::SteadyClock>();
+  } else if (speed == 0) {
+    clock = std::make_unique<platform::ManualClock>(epoch_ms);
+  } else {
+    clock = std::make_unique<monitor::ScaledClock>(speed, epoch_ms);
+  }
+  config.time_scale = speed == 0 ? 1 : speed;
+  config.hostname = simulated ? "simulated" : platform::hostname();
+  if (!monitor::is_loopback(*address)) streams.err << "<4>gpuvet: serving on " << o.listen << ", not loopback: anyone who reaches it reads the metrics\n";
+
+  monitor::JournalLog log(streams.err);
+  monitor::SnapshotBoard board;
+  monitor::HttpOptions http_options;
+  http_options.dcgm_names = o.dcgm_names;
+  monitor::MonitorHttpServer server(*address, board, http_options);
+  auto port = server.start();
+  if (!port) return port.error().with_context("starting the endpoint");
+  log.info(fmt::format("serving /metrics, /alerts and /healthz on {}", server.describe()));
+
+  DaemonSignalGuard signal_guard;
+  monitor::MonitorDaemon daemon(*source.value(), *store, board, *clock, wall, log, config);
+  auto summary = daemon.run({&g_stop, &g_status});
+  server.stop();
+  if (!summary) return summary.error().with_context("monitor");
+  return core::ExitCode::pass;
+}
+
+}  // namespace
+
+void add_monitor_command(CLI::App& app, Action& action) {
+  auto options = std::make_shared<MonitorOptions>();
+  auto* cmd = app.add_subcommand("monitor", "Keep watching in production: history, alert rules and a Prometheus endpoint");
+  cmd->add_option("--listen", options->listen, "Address and port of /metrics, /alerts, /healthz (default 127.0.0.1:9835)");
+  cmd->add_option("--interval", options->interval, "Sampling interval: 1s (default), 100ms ...");
+  cmd->add_option("--db", options->db,
+                  "History database: continued when it exists (default ./gpuvet-monitor.db; in memory with --sim)");
+  cmd->add_option("--retention", options->retention,
+                  "How long each layer is kept: raw=48h,minute=30d,hour=400d (defaults; any subset)");
+  cmd->add_option("--sim", options->sim_profile, "Watch a built-in simulated machine under load (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->faults,
+                  "Fault overlay on the simulated machine, e.g. util-lag:gpu=3 or nvlink-crc:gpu=2,link=1,per_min=60,at=1h (repeatable)");
+  cmd->add_option("--speed", options->speed, "With --sim: simulated seconds per wall second (default 1), or max");
+  cmd->add_option("--duration", options->duration, "With --sim: stop after this much simulated time (e.g. 2h)");
+  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
+  cmd->add_flag("--dcgm-names", options->dcgm_names, "Also expose dcgm-exporter's metric names and labels");
+  // Wiring point for `gpuvet monitor rules` (Prometheus alerting rules file, src/monitor/prometheus_rules).
+  cmd->callback([options, &action] {
+    action = [options](Streams& streams) { return run_monitor(*options, streams); };
+  });
+}
+
+}  // namespace gpuvet::cli
