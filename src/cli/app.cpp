@@ -92,6 +92,7 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   add_plan_command(app, action);
   add_keygen_command(app, action);
 
+  add_collect_command(app, action);
   std::vector<std::string> reversed(args.rbegin(), args.rend());
   try {
     app.parse(reversed);

@@ -16,6 +16,7 @@ using Action = std::function<core::Result<core::ExitCode>(Streams&)>;
 
 void add_inspect_command(CLI::App& app, Action& action);
 void add_analyze_command(CLI::App& app, Action& action);
+void add_collect_command(CLI::App& app, Action& action);
 void add_sim_command(CLI::App& app, Action& action);
 void add_findings_command(CLI::App& app, Action& action);
 void add_burnin_command(CLI::App& app, Action& action);
