@@ -47,6 +47,7 @@ CompareTable compare_reports(const std::vector<std::pair<std::string, AcceptRepo
     }
     if (hi >= lo && hi - lo > kCompareDifferencePoints) row.differs = true;
   }
+  t.metrics = compare_metrics(reports);
   return t;
 }
 

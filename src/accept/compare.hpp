@@ -1,4 +1,5 @@
-// Offers side by side (`gpuvet compare`): for each clause of any report, each machine's result
+// Offers side by side (`gpuvet compare`): the measured numbers ranked (compare_metrics.hpp), and for
+// each clause of any report, each machine's result
 // and headline number as % of what the spec expects, and whether the machines differ there.
 // Pure; rendered by the CLI (text) and report/markdown_compare.cpp.
 #pragma once
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "accept/accept_model.hpp"
+#include "accept/compare_metrics.hpp"
 #include "core/error.hpp"
 
 namespace gpuvet::accept {
@@ -33,6 +35,7 @@ struct CompareTable {
   std::vector<core::Verdict> verdicts;
   std::vector<std::string> machines;        // machine source per report
   std::vector<CompareRow> rows;             // clauses in first-seen order
+  std::vector<MetricRow> metrics;           // the measured numbers side by side, ranked (compare_metrics.hpp)
 };
 
 inline constexpr double kCompareDifferencePoints = 5.0;

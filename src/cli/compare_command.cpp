@@ -12,6 +12,7 @@
 #include "bundle/manifest.hpp"
 #include "cli/commands.hpp"
 #include "platform/user_file.hpp"
+#include "report/compare_json.hpp"
 #include "report/html_compare.hpp"
 #include "report/markdown_compare.hpp"
 #include "report/text_table.hpp"
@@ -24,7 +25,27 @@ struct CompareOptions {
   std::vector<std::string> inputs;
   bool markdown = false;
   bool html = false;
+  bool json = false;
 };
+
+// The measured numbers side by side: value (spec %, % of best) per bundle, the winner and why.
+std::string metrics_text(const accept::CompareTable& table) {
+  std::vector<std::string> header = {"Measure"};
+  header.insert(header.end(), table.labels.begin(), table.labels.end());
+  header.emplace_back("Wins");
+  report::TextTable text(header);
+  std::string why;
+  for (const auto& row : table.metrics) {
+    std::vector<std::string> cells = {row.title + (row.unit.empty() ? "" : " (" + row.unit + ")")};
+    for (const auto& cell : row.cells) cells.push_back(accept::metric_cell_text(row, cell));
+    cells.push_back(row.winner.empty() ? "-" : row.winner);
+    text.add_row(cells);
+    why += fmt::format("  {}: {}\n", row.title, row.why);
+  }
+  return "Measured side by side\n" + text.render() + "\nWhy:\n" + why +
+         "\nspec %: the number as % of what that bundle's own spec asked; % of best: against the best bundle of the row; "
+         "\"not measured\" is never counted as a loss.\n\nSpec clauses\n";
+}
 
 // The text of report.json: from a bundle (a directory, or a report.json beside a MANIFEST) only
 // once the whole bundle matches its MANIFEST; a loose report.json as it is, with a note.
@@ -67,7 +88,13 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& strea
     reports.push_back(std::move(r).value());
   }
   const auto table = accept::compare_reports(reports);
-  if (o.markdown && o.html) return core::usage_error("--markdown and --html: choose one");
+  if (static_cast<int>(o.markdown) + static_cast<int>(o.html) + static_cast<int>(o.json) > 1) {
+    return core::usage_error("--markdown, --html and --json: choose one");
+  }
+  if (o.json) {
+    streams.out << report::render_compare_json(table);
+    return core::ExitCode::pass;
+  }
   if (o.html) {
     streams.out << report::render_compare_html(table);
     return core::ExitCode::pass;
@@ -76,6 +103,7 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& strea
     streams.out << report::render_compare_markdown(table);
     return core::ExitCode::pass;
   }
+  streams.out << metrics_text(table);
   std::vector<std::string> header = {"", "Clause"};
   header.insert(header.end(), table.labels.begin(), table.labels.end());
   report::TextTable text(header);
@@ -102,6 +130,7 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_option("INPUT", o->inputs, "Evidence bundle directories or report.json files")->required()->expected(1, -1);
   cmd->add_flag("--markdown", o->markdown, "Print a Markdown table");
   cmd->add_flag("--html", o->html, "Print a self-contained HTML page");
+  cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.compare/1)");
   cmd->callback([o, &action] { action = [o](Streams& s) { return run_compare(*o, s); }; });
 }
 

@@ -15,7 +15,21 @@ std::string render_compare_html(const accept::CompareTable& t) {
   out += "<title>gpuvet compare</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}"
          "table{border-collapse:collapse;font-size:13px}th,td{border:1px solid #ccc;padding:4px 8px;text-align:left}"
          "th{background:#f3f3f3}tr.differs{background:#fff2cc}td.pass{color:#274e13}td.fail{color:#990000;font-weight:bold}"
-         "td.not_run{color:#7f6000}td.absent{color:#999}</style>\n</head>\n<body>\n<h1>gpuvet compare</h1>\n";
+         "td.not_run{color:#7f6000}td.absent{color:#999}td.best{background:#d9ead3;font-weight:bold}</style>\n</head>\n<body>\n<h1>gpuvet compare</h1>\n";
+  out += "<h2>Measured side by side</h2>\n<table id=\"measured\">\n<tr><th>Measure</th><th>Better</th>";
+  for (const auto& label : t.labels) out += "<th>" + xml_escape(label) + "</th>";
+  out += "<th>Wins</th><th>Why</th></tr>\n";
+  for (const auto& row : t.metrics) {
+    out += fmt::format("<tr><td>{}{}</td><td>{}</td>", xml_escape(row.title), row.unit.empty() ? "" : " (" + xml_escape(row.unit) + ")",
+                       accept::to_string(row.better));
+    for (const auto& cell : row.cells) {
+      const char* cls = !cell.value && cell.text.empty() ? "absent" : cell.best && !row.winner.empty() ? "best" : "";
+      out += fmt::format("<td class=\"{}\">{}</td>", cls, xml_escape(accept::metric_cell_text(row, cell)));
+    }
+    out += fmt::format("<td>{}</td><td>{}</td></tr>\n", xml_escape(row.winner.empty() ? "-" : row.winner), xml_escape(row.why));
+  }
+  out += "</table>\n<p>spec %: the number as % of what that bundle's own spec asked; % of best: against the best bundle of "
+         "the row; \"not measured\" is never counted as a loss.</p>\n<h2>Spec clauses</h2>\n";
   out += "<table id=\"compare\">\n<tr><th>Clause</th>";
   for (const auto& label : t.labels) out += "<th>" + xml_escape(label) + "</th>";
   out += "</tr>\n<tr><th>Verdict</th>";
