@@ -10,30 +10,19 @@
 #include <fmt/format.h>
 
 #include "accept/accept_json.hpp"
-#include "accept/clauses.hpp"
-#include "accept/burnin_stage.hpp"
-#include "accept/collective_stage.hpp"
-#include "accept/copy_stages.hpp"
-#include "backends/cuda/nccl_backend.hpp"
-#include "backends/sim/collective_sim_backend.hpp"
-#include "cli/burnin_backends.hpp"
-#include "platform/environment.hpp"
 #include "probes/burnin_progress.hpp"
-#include "backends/cuda/cuda_backends.hpp"
-#include "backends/sim/copy_model.hpp"
-#include "cli/target_options.hpp"
 #include "accept/registry.hpp"
 #include "accept/runner.hpp"
-#include "backends/sim/simulator.hpp"
 #include "bundle/bundle_dir.hpp"
 #include "bundle/evidence_bundle.hpp"
 #include "bundle/out_dir.hpp"
 #include "bundle/signature.hpp"
 #include "bundle/sha256.hpp"
 #include "catalog/gpu_catalog.hpp"
+#include "cli/accept_stage_wiring.hpp"
 #include "cli/commands.hpp"
+#include "cli/target.hpp"
 #include "platform/user_file.hpp"
-#include "probes/live_machine.hpp"
 #include "report/text_table.hpp"
 #include "spec/spec.hpp"
 
@@ -46,9 +35,7 @@ struct AcceptOptions {
   std::string out_dir;
   bool quick = false;
   bool fail_fast = false;
-  std::string sim_profile;
-  std::vector<std::string> faults;
-  std::string sysfs_root = "/";
+  TargetOptions target;  // --sim, --fault, --sysfs-root
   std::string sign_key;  // Ed25519 private key: MANIFEST.sig in the bundle
 };
 
@@ -59,134 +46,15 @@ std::string utc_now() {
   return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", utc);
 }
 
-core::Result<core::Machine> read_machine(const AcceptOptions& o) {
-  if (o.sim_profile.empty()) {
-    if (!o.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
-    auto m = probes::read_live_machine({platform::FsRoot(o.sysfs_root), probes::default_nvml_library()});
-    if (!m && m.error().kind == core::ErrorKind::environment) {
-      auto e = m.error().with_context("cannot read this machine");
-      e.message += "\n  hint: `gpuvet accept --spec FILE --sim hgx-h100-8x` runs against the built-in simulated 8x H100 server";
-      return e;
-    }
-    return m;
+// The machine picture, read once for the whole run (the stages measure the same Target).
+core::Result<core::Machine> read_machine(Target& target) {
+  auto m = target.machine();
+  if (!m && !target.simulated() && m.error().kind == core::ErrorKind::environment) {
+    auto e = m.error().with_context("cannot read this machine");
+    e.message += "\n  hint: `gpuvet accept --spec FILE --sim hgx-h100-8x` runs against the built-in simulated 8x H100 server";
+    return e;
   }
-  std::vector<sim::FaultSpec> faults;
-  for (const auto& text : o.faults) {
-    auto f = sim::parse_fault(text);
-    if (!f) return f.error();
-    faults.push_back(std::move(f).value());
-  }
-  return sim::simulate_machine(o.sim_profile, faults);
-}
-
-// Builds the measuring stages for this machine: live CUDA/NCCL/NVML backends, or the simulator
-// with --sim. A backend that cannot open leaves its stage's clauses not run, with its error as
-// the reason (so the verdict is incomplete, never pass).
-struct StageSetup {
-  const AcceptOptions& options;
-  probes::BurninObserver* progress;
-};
-
-// One copy backend for both stages: the VRAM check frees the buffers the bandwidth stage cached
-// (it wants every byte), which only works on the same backend.
-void add_copy_stages(const AcceptOptions& o, accept::StageProviders& providers) {
-  std::shared_ptr<api::CopyBackend> copies;
-  std::string unavailable;
-  if (!o.sim_profile.empty()) {
-    auto state = simulated_state(o.sim_profile, o.faults);  // already parsed once by read_machine
-    if (state) {
-      const std::uint64_t seed = state->profile.seed;
-      copies = sim::make_copy_backend(std::move(state).value(), seed);
-    } else {
-      unavailable = state.error().message;
-    }
-  } else if (auto backend = cuda::make_copy_backend()) {
-    copies = std::move(backend).value();
-  } else {
-    unavailable = backend.error().message;
-  }
-  if (!copies) {
-    providers.bandwidth = std::make_unique<accept::UnavailableStage>("bandwidth", "Copy bandwidth (host<->device, GPU pairs)",
-                                                                     accept::bandwidth_clauses, unavailable);
-    providers.vram = std::make_unique<accept::UnavailableStage>("vram", "VRAM: allocate and verify all memory",
-                                                                accept::vram_clauses, unavailable);
-    return;
-  }
-  probes::BandwidthOptions options;
-  if (o.quick) {  // a first look that fits a Slurm prolog: fewer, smaller samples
-    options.samples = 3;
-    options.repeats = 8;
-    options.bytes = 256ull << 20;
-  }
-  providers.bandwidth = accept::make_bandwidth_stage(copies, options);
-  providers.vram = accept::make_vram_stage(copies);
-}
-
-std::unique_ptr<accept::Stage> collectives_provider(const AcceptOptions& o) {
-  std::shared_ptr<api::CollectiveBackend> backend;
-  std::string unavailable;
-  if (!o.sim_profile.empty()) {
-    auto state = simulated_state(o.sim_profile, o.faults);
-    if (state) {
-      backend = sim::make_collective_backend(*state, state->profile.seed);
-    } else {
-      unavailable = state.error().message;
-    }
-  } else {
-    auto nccl = cuda::make_nccl_backend(platform::env("GPUVET_NCCL_LIBRARY").value_or("libnccl.so.2"));
-    if (nccl) {
-      backend = std::move(nccl).value();
-    } else {
-      unavailable = nccl.error().message;
-    }
-  }
-  if (!backend) {
-    return std::make_unique<accept::UnavailableStage>("collectives", "NCCL collectives and scaling", accept::collectives_clauses,
-                                                      unavailable);
-  }
-  return accept::make_collectives_stage(std::move(backend), {o.quick});
-}
-
-std::unique_ptr<accept::Stage> burnin_provider(const AcceptOptions& o, probes::BurninObserver* progress) {
-  auto backends = open_burnin_backends(o.sim_profile, o.faults, 1, "bf16");
-  if (!backends) {
-    return std::make_unique<accept::UnavailableStage>("burnin", "Burn-in under full load", accept::burnin_clauses,
-                                                      backends.error().message, true);
-  }
-  const bool simulated = !o.sim_profile.empty();
-  accept::BurninStageSetup setup;
-  setup.telemetry = std::move(backends.value().telemetry);
-  setup.stress = std::move(backends.value().stress);
-  setup.wall = std::make_unique<platform::SteadyClock>();
-  if (simulated) {
-    setup.clock = std::make_unique<platform::ManualClock>(setup.wall->unix_ms());
-  } else {
-    setup.clock = std::make_unique<platform::SteadyClock>();
-  }
-  setup.run.source = simulated ? "simulated: " + o.sim_profile : "live (NVML + CUDA)";
-  setup.run.simulated = simulated;
-  setup.run.hostname = simulated ? "simulated" : platform::hostname();
-  setup.run.faults = o.faults;
-  if (!simulated) setup.observer = progress;  // a simulated soak takes seconds: no progress lines
-  setup.cancel = InterruptGuard::flag();
-  // Ctrl-C and SIGTERM end a live soak cleanly (everything recorded stays); before and after it
-  // they stop gpuvet as usual.
-  if (!simulated) setup.guard_interrupts = [] { return std::static_pointer_cast<void>(std::make_shared<InterruptGuard>()); };
-  const std::string out_dir = o.out_dir;
-  // The database lives in the bundle; an earlier attempt's database is kept beside it.
-  setup.db_path = [out_dir]() -> core::Result<std::string> {
-    if (out_dir.empty()) return std::string(":memory:");
-    return bundle::fresh_file(out_dir, bundle::kTelemetryDatabase);
-  };
-  return accept::make_burnin_stage(std::move(setup));
-}
-
-accept::StageProviders stage_providers(const AcceptOptions& o, probes::BurninObserver* progress) {
-  accept::StageProviders providers;
-  add_copy_stages(o, providers);
-  providers.collectives = collectives_provider(o);
-  providers.burnin = burnin_provider(o, progress);
-  return providers;
+  return m;
 }
 
 // Identifies a run for resuming: the spec text, the gpuvet that runs it, and the machine it runs
@@ -198,7 +66,7 @@ std::string run_key(const std::string& spec_text, const AcceptOptions& o, const 
     id += fmt::format("{} {} {} {}\n", g.pci_bus_id.value_or("?"), g.uuid.value_or("?"), g.serial.value_or("?"),
                       g.name.value_or("?"));
   }
-  for (const auto& f : o.faults) id += f + "\n";
+  for (const auto& f : o.target.faults) id += f + "\n";
   if (o.quick) id += "--quick\n";  // a quick run's sampled stages never stand in for a full run's
   return bundle::sha256_hex(spec_text + "\n--\n" + id);
 }
@@ -289,7 +157,9 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   if (!spec_text) return spec_text.error();
   auto spec = spec::parse_spec(*spec_text, o.spec_file, catalog::gpu_catalog());
   if (!spec) return spec.error();
-  auto machine = read_machine(o);
+  auto target = Target::open(o.target);
+  if (!target) return target.error();
+  auto machine = read_machine(target.value());
   if (!machine) return machine.error();
 
   accept::AcceptReport report;
@@ -312,7 +182,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   progress_options.terminal = false;  // the stage lines share stderr: plain lines only
   progress_options.plain_every_s = 60;
   probes::BurninProgress progress(streams.err, progress_options);
-  const auto stages = accept::make_stages(stage_providers(o, &progress));
+  const auto stages = accept::make_stages(accept_stage_providers(target.value(), {o.quick, o.out_dir, &progress}));
 
 
   const std::string key = run_key(*spec_text, o, *machine);
@@ -374,9 +244,9 @@ void add_accept_command(CLI::App& app, Action& action) {
                 "A first look (Slurm prolog): fewer copy samples, collectives on disjoint GPU pairs and 4-GPU subsets only, "
                 "no burn-in (not run, so the verdict is at best incomplete)");
   cmd->add_flag("--fail-fast", o->fail_fast, "Stop after the first stage with a failing clause (the rest: not run)");
-  cmd->add_option("--sim", o->sim_profile, "Run against a built-in simulated machine (see `gpuvet sim list`)");
-  cmd->add_option("--fault", o->faults, "Fault overlay on the simulated machine (repeatable)");
-  cmd->add_option("--sysfs-root", o->sysfs_root, "Read sysfs under this root instead of /");
+  cmd->add_option("--sim", o->target.sim_profile, "Run against a built-in simulated machine (see `gpuvet sim list`)");
+  cmd->add_option("--fault", o->target.faults, "Fault overlay on the simulated machine (repeatable)");
+  cmd->add_option("--sysfs-root", o->target.sysfs_root, "Read sysfs under this root instead of /");
   cmd->add_option("--sign", o->sign_key, "Sign the bundle's MANIFEST with this Ed25519 private key (`gpuvet keygen`)");
   cmd->callback([o, &action] { action = [o](Streams& s) { return run_accept(*o, s); }; });
 }

@@ -6,14 +6,11 @@
 #include <ostream>
 
 #include "analysis/judge.hpp"
-#include "backends/cuda/cuda_backends.hpp"
-#include "backends/sim/copy_model.hpp"
-#include "backends/sim/sim_state.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/target.hpp"
 #include "cli/target_options.hpp"
 #include "probes/bandwidth_probe.hpp"
-#include "probes/live_machine.hpp"
 #include "probes/vram_probe.hpp"
 #include "report/machine_report.hpp"
 
@@ -23,44 +20,39 @@ namespace {
 struct BenchOptions {
   std::string suite;
   std::string gpus;
-  std::string sim_profile;
-  std::vector<std::string> faults;
+  TargetOptions target;
   bool json = false;
   int samples = 5;
   std::uint64_t size_mib = 512;
-  std::uint64_t seed = 1;
 };
 
-struct Target {
+struct Opened {
   core::Machine machine;
-  std::unique_ptr<api::CopyBackend> backend;
+  std::shared_ptr<api::CopyBackend> backend;
 };
 
-core::Result<Target> open_target(const BenchOptions& options) {
-  if (!options.sim_profile.empty() || !options.faults.empty()) {
-    auto state = simulated_state(options.sim_profile, options.faults);
-    if (!state) return state.error();
-    core::Machine machine = sim::render_machine(*state);
-    const std::uint64_t seed = state->profile.seed ^ options.seed;
-    return Target{std::move(machine), sim::make_copy_backend(std::move(state).value(), seed)};
-  }
-  auto backend = cuda::make_copy_backend();
+// The copy backend first (without it there is nothing to measure), then the picture, which here
+// only sets expectations: live without NVML they come from the GPU names alone.
+core::Result<Opened> open_copies(const TargetOptions& options) {
+  auto target = Target::open(options);
+  if (!target) return target.error();
+  auto backend = target.value().copies();
   if (!backend) return backend.error().with_context("cannot measure this machine");
-  auto machine = probes::read_live_machine({platform::FsRoot("/"), probes::default_nvml_library()});
-  core::Machine picture;
+  const auto& machine = target.value().machine();
+  Opened out{core::Machine{}, std::move(backend).value()};
   if (machine) {
-    picture = std::move(machine).value();
+    out.machine = *machine;
   } else {
-    picture.source = "live (machine picture unavailable)";
-    picture.notes.push_back("NVML could not be read (" + machine.error().message + "): expectations come from the GPU names only");
+    out.machine.source = "live (machine picture unavailable)";
+    out.machine.notes.push_back("NVML could not be read (" + machine.error().message + "): expectations come from the GPU names only");
   }
-  return Target{std::move(picture), std::move(backend).value()};
+  return out;
 }
 
 core::Result<core::ExitCode> run_bench(const BenchOptions& options, Streams& streams) {
   auto gpus = parse_gpu_list(options.gpus);
   if (!gpus) return gpus.error();
-  auto target = open_target(options);
+  auto target = open_copies(options.target);
   if (!target) return target.error();
   const bool progress = isatty(STDERR_FILENO) != 0;
   report::Measurements measured;
@@ -114,11 +106,11 @@ void add_bench_command(CLI::App& app, Action& action) {
       ->required()
       ->check(CLI::IsMember({"host", "p2p", "memory", "vram", "all"}));
   cmd->add_option("--gpus", options->gpus, "Only these GPUs (CUDA ordinals in PCI order, e.g. 0,1,4)");
-  cmd->add_option("--sim", options->sim_profile, "Use a built-in simulated machine (see `gpuvet sim list`)");
-  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. p2p-disabled:gpu=3 (repeatable)");
+  cmd->add_option("--sim", options->target.sim_profile, "Use a built-in simulated machine (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->target.faults, "Fault overlay on the simulated machine, e.g. p2p-disabled:gpu=3 (repeatable)");
   cmd->add_option("--samples", options->samples, "Samples per cell; the median is reported")->check(CLI::Range(1, 1000));
   cmd->add_option("--size", options->size_mib, "MiB per copy")->check(CLI::Range(1, 65536));
-  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise");
+  cmd->add_option("--seed", options->target.seed, "Seed of the simulator's noise");
   cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1 with measurements)");
   cmd->callback([options, &action] {
     action = [options](Streams& streams) { return run_bench(*options, streams); };

@@ -10,14 +10,14 @@
 #include <fmt/format.h>
 
 #include "analysis/burnin_judge.hpp"
-#include "cli/burnin_backends.hpp"
 #include "cli/burnin_output.hpp"
+#include "cli/interrupt_guard.hpp"
+#include "cli/target.hpp"
 #include "cli/target_options.hpp"
 #include "cli/commands.hpp"
 #include "platform/environment.hpp"
 #include "probes/burnin_progress.hpp"
 #include "probes/burnin_runner.hpp"
-#include "probes/live_machine.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
@@ -30,9 +30,7 @@ struct BurninOptions {
   std::string dtype = "bf16";
   std::string gpus;
   std::string db;
-  std::string sim_profile;
-  std::vector<std::string> faults;
-  std::uint64_t seed = 1;
+  TargetOptions target;
   double shutdown_margin_c = 2;
   double straggler_tolerance = 10;
   bool json = false;
@@ -66,7 +64,9 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
     if (!gpus) return gpus.error();
     plan.gpus = std::move(gpus).value();
   }
-  auto backends = open_burnin_backends(options.sim_profile, options.faults, options.seed, options.dtype);
+  auto target = Target::open(options.target);
+  if (!target) return target.error();
+  auto backends = target.value().burnin(options.dtype);
   if (!backends) return backends.error();
   auto all_gpus = backends->telemetry->gpus();
   if (!all_gpus) return all_gpus.error();
@@ -79,17 +79,17 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
       return core::usage_error(fmt::format("--gpus: this machine has no GPU {} ({} GPUs)", g, all_gpus->size()));
     }
   }
-  const bool simulated = !options.sim_profile.empty();
+  const bool simulated = target->simulated();
   platform::SteadyClock wall;
   platform::ManualClock virtual_clock(wall.unix_ms());
   platform::Clock& clock = simulated ? static_cast<platform::Clock&>(virtual_clock) : wall;
 
   core::BurninRunInfo run;
-  run.source = simulated ? "simulated: " + options.sim_profile : "live (NVML + CUDA)";
+  run.source = target->source();
   run.simulated = simulated;
   run.hostname = simulated ? "simulated" : platform::hostname();
   run.dtype = options.dtype;
-  run.faults = options.faults;
+  run.faults = options.target.faults;
   run.interval_s = plan.interval_s;
   run.planned_duration_s = plan.duration_s;
   run.started_unix_ms = clock.unix_ms();
@@ -131,9 +131,9 @@ void add_burnin_command(CLI::App& app, Action& action) {
   cmd->add_option("--gpus", options->gpus, "GPUs to load, e.g. 0,1,4-7 (default: all)");
   cmd->add_option("--db", options->db,
                   "SQLite database to write (never overwritten; default ./gpuvet-burnin-<time>.db, in memory with --sim)");
-  cmd->add_option("--sim", options->sim_profile, "Burn in a built-in simulated machine in virtual time (see `gpuvet sim list`)");
-  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. thermal-throttle:gpu=3,at=1h (repeatable)");
-  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
+  cmd->add_option("--sim", options->target.sim_profile, "Burn in a built-in simulated machine in virtual time (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->target.faults, "Fault overlay on the simulated machine, e.g. thermal-throttle:gpu=3,at=1h (repeatable)");
+  cmd->add_option("--seed", options->target.seed, "Seed of the simulator's noise (default 1)");
   cmd->add_option("--shutdown-margin", options->shutdown_margin_c,
                   "Stop the load on a GPU this many °C below its shutdown temperature (default 2)");
   cmd->add_option("--straggler-tolerance", options->straggler_tolerance,

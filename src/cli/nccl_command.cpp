@@ -10,17 +10,14 @@
 #include "analysis/collective_attribution.hpp"
 #include "analysis/collective_judge.hpp"
 #include "analysis/judge.hpp"
-#include "backends/cuda/nccl_backend.hpp"
-#include "backends/sim/collective_sim_backend.hpp"
-#include "backends/sim/sim_state.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/nccl_render.hpp"
+#include "cli/target.hpp"
 #include "cli/target_options.hpp"
 #include "platform/environment.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/gpu_ordinals.hpp"
-#include "probes/live_machine.hpp"
 #include "core/verdict.hpp"
 #include "report/machine_report.hpp"
 
@@ -33,14 +30,12 @@ struct NcclOptions {
   std::string nvls = "auto";  // auto (NCCL's choice), off, on, both
   bool scaling = false;
   std::string gpus;
-  std::string sim_profile;
-  std::vector<std::string> faults;
+  TargetOptions target;
   std::vector<std::string> node_faults;  // "RANK:FAULT", under mpirun with --sim
   bool json = false;
   int iterations = 20;
   int warmup = 5;
   double timeout_s = 120;
-  std::uint64_t seed = 1;
 };
 
 core::Result<std::uint64_t> parse_size(std::string_view text) {
@@ -74,32 +69,24 @@ core::Result<std::vector<api::CollectiveOp>> parse_ops(const std::string& text) 
   return out;
 }
 
-struct Target {
+struct Opened {
   core::Machine machine;
-  std::unique_ptr<api::CollectiveBackend> backend;
+  std::shared_ptr<api::CollectiveBackend> backend;
 };
 
-core::Result<Target> open_target(const NcclOptions& options) {
-  Target t;
-  if (!options.sim_profile.empty() || !options.faults.empty()) {
-    auto state = simulated_state(options.sim_profile, options.faults);
-    if (!state) return state.error();
-    t.machine = sim::render_machine(*state);
-    t.backend = sim::make_collective_backend(*state, options.seed);
-    return t;
-  }
-  const std::string library = platform::env("GPUVET_NCCL_LIBRARY").value_or("libnccl.so.2");
-  auto backend = cuda::make_nccl_backend(library);
+// NCCL first (the hint says how to try without it), then the machine picture it runs on.
+core::Result<Opened> open_collectives(const TargetOptions& options) {
+  auto target = Target::open(options);
+  if (!target) return target.error();
+  auto backend = target.value().collectives();
   if (!backend) {
     auto error = backend.error().with_context("cannot run NCCL collectives on this machine");
     error.message += "\n  hint: `gpuvet nccl --sim hgx-h100-8x` runs them on the built-in simulated 8x H100 SXM server";
     return error;
   }
-  t.backend = std::move(backend).value();
-  auto machine = probes::read_live_machine({platform::FsRoot("/"), probes::default_nvml_library()});
+  const auto& machine = target.value().machine();
   if (!machine) return machine.error().with_context("cannot read this machine's GPUs");
-  t.machine = std::move(machine).value();
-  return t;
+  return Opened{*machine, std::move(backend).value()};
 }
 
 core::Result<OrdinalMap> map_ordinals(const core::Machine& machine, api::CollectiveBackend& backend,
@@ -180,8 +167,8 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
   }
   if (options.nvls != "auto" && options.scaling) return core::usage_error("--nvls applies to sweeps, not to --scaling");
   NcclOptions node_options = options;
-  if (rank > 0) node_options.seed += static_cast<std::uint64_t>(rank);
-  if (!options.node_faults.empty() && (rank < 0 || options.sim_profile.empty())) {
+  if (rank > 0) node_options.target.seed += static_cast<std::uint64_t>(rank);
+  if (!options.node_faults.empty() && (rank < 0 || options.target.sim_profile.empty())) {
     return core::usage_error("--node-fault needs --sim PROFILE and several ranks (mpirun -np N)");
   }
   for (const auto& text : options.node_faults) {
@@ -191,9 +178,9 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
     if (colon == std::string::npos || parsed.ec != std::errc() || parsed.ptr != text.data() + colon || fault_rank < 0) {
       return core::usage_error(fmt::format("--node-fault '{}': expected RANK:FAULT, e.g. 1:gpu-missing:gpu=3", text));
     }
-    if (fault_rank == rank) node_options.faults.push_back(text.substr(colon + 1));
+    if (fault_rank == rank) node_options.target.faults.push_back(text.substr(colon + 1));
   }
-  auto target = open_target(node_options);
+  auto target = open_collectives(node_options.target);
   if (!target) return target.error();
   if (rank >= 0 && target->machine.simulated && target->machine.hostname) {
     target.value().machine.hostname = fmt::format("{}-node{}", *target->machine.hostname, rank);
@@ -296,8 +283,8 @@ void add_nccl_command(CLI::App& app, Action& action) {
   cmd->add_flag("--scaling", options->scaling,
                 "Run every GPU pair, the 4-GPU subsets and all GPUs, and name the GPU or link common to slow ones");
   cmd->add_option("--gpus", options->gpus, "GPU indices as nvidia-smi numbers them, e.g. 0-3 or 0,2,4 (default all)");
-  cmd->add_option("--sim", options->sim_profile, "Run on a built-in simulated machine instead (see `gpuvet sim list`)");
-  cmd->add_option("--fault", options->faults, "Fault overlay on the simulated machine, e.g. straggler:gpu=3,factor=0.6 (repeatable)");
+  cmd->add_option("--sim", options->target.sim_profile, "Run on a built-in simulated machine instead (see `gpuvet sim list`)");
+  cmd->add_option("--fault", options->target.faults, "Fault overlay on the simulated machine, e.g. straggler:gpu=3,factor=0.6 (repeatable)");
   cmd->add_option("--node-fault", options->node_faults,
                   "Under mpirun with --sim: a fault on one rank's simulated node only, RANK:FAULT (repeatable)");
   cmd->add_option("--iters", options->iterations, "Timed iterations per size (median reported)")
@@ -307,7 +294,7 @@ void add_nccl_command(CLI::App& app, Action& action) {
   cmd->add_option("--timeout", options->timeout_s, "Seconds one size may take before the collective counts as hung")
       ->check(CLI::Range(0.001, 86400.0))
       ->capture_default_str();
-  cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (with --sim)")->capture_default_str();
+  cmd->add_option("--seed", options->target.seed, "Seed of the simulator's noise (with --sim)")->capture_default_str();
   cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.machine/1) instead of text");
   cmd->callback([options, &action] {
     action = [options](Streams& streams) { return run_nccl(*options, streams); };

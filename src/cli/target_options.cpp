@@ -1,4 +1,4 @@
-// --sim/--fault and --gpus, parsed once for every measuring command.
+// --gpus, parsed once for every measuring command (--sim/--fault/--seed: cli/target.hpp).
 #include "cli/target_options.hpp"
 
 #include <fmt/format.h>
@@ -7,17 +7,6 @@
 #include <charconv>
 
 namespace gpuvet::cli {
-
-core::Result<sim::SimState> simulated_state(const std::string& profile, const std::vector<std::string>& fault_texts) {
-  if (profile.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
-  std::vector<sim::FaultSpec> faults;
-  for (const auto& text : fault_texts) {
-    auto fault = sim::parse_fault(text);
-    if (!fault) return fault.error();
-    faults.push_back(std::move(fault).value());
-  }
-  return sim::build_simulation(profile, faults);
-}
 
 core::Result<std::vector<int>> parse_gpu_list(const std::string& text) {
   std::vector<int> out;

@@ -1,0 +1,22 @@
+// The measuring stages of `gpuvet accept`, built from the run's one Target: its copy backend for
+// the bandwidth and VRAM stages, its collectives, its burn-in load and telemetry. A backend that
+// cannot open leaves its stage's clauses not run with the error as the reason (incomplete, never pass).
+#pragma once
+
+#include <string>
+
+#include "accept/registry.hpp"
+#include "cli/target.hpp"
+#include "probes/burnin_progress.hpp"
+
+namespace gpuvet::cli {
+
+struct AcceptWiring {
+  bool quick = false;       // --quick: fewer, smaller copy samples; collectives on pairs and 4-GPU subsets
+  std::string out_dir;      // the evidence bundle ("" none: the burn-in database stays in memory)
+  probes::BurninObserver* progress = nullptr;  // live burn-in progress (live machines only)
+};
+
+accept::StageProviders accept_stage_providers(Target& target, const AcceptWiring& wiring);
+
+}  // namespace gpuvet::cli
