@@ -5,9 +5,11 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -17,6 +19,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include "monitor/http_bounded_stream.hpp"
 #include "monitor/http_responses.hpp"
 #include "monitor/http_task_queue.hpp"
 
@@ -75,6 +78,55 @@ core::Error bind_failure(const ListenAddress& address) {
   }
 }
 
+// The status of the last answer this worker thread wrote (cpp-httplib's logger sees every answer,
+// its own 400/414 included): after an error the connection is closed, not kept alive.
+thread_local int last_status = 0;
+
+// cpp-httplib's Server with its per-connection loop replaced: requests are read through a
+// BoundedSocketStream (bytes and time per request capped), kept-alive connections wait for
+// their next request in short slices so stop() is never held up by an idle client.
+class BoundedServer final : public httplib::Server {
+ public:
+  BoundedServer(StreamLimits limits, std::size_t keep_alive_max_requests, std::chrono::seconds keep_alive_timeout)
+      : limits_(limits), keep_alive_max_requests_(keep_alive_max_requests), keep_alive_timeout_(keep_alive_timeout) {}
+
+ private:
+  // Overrides cpp-httplib's private virtual (legal C++: access does not limit overriding).
+  bool process_and_close_socket(socket_t sock) override {
+    BoundedSocketStream stream(sock, limits_);
+    bool ok = true;
+    for (std::size_t served = 0; served < keep_alive_max_requests_; ++served) {
+      if (served > 0) {
+        if (!stream.has_buffered() && !next_request_arrives(sock)) break;
+        stream.start_request();
+      }
+      const bool last = served + 1 == keep_alive_max_requests_ || !is_running();
+      bool closed = false;
+      last_status = 0;
+      ok = process_request(stream, last, closed, [](httplib::Request&) {});
+      if (!ok || closed || last || last_status >= 400) break;
+    }
+    ::shutdown(sock, SHUT_RDWR);
+    ::close(sock);
+    return ok;
+  }
+
+  bool next_request_arrives(socket_t sock) const {
+    const auto until = std::chrono::steady_clock::now() + keep_alive_timeout_;
+    while (is_running() && std::chrono::steady_clock::now() < until) {
+      pollfd pfd{sock, POLLIN, 0};
+      const int rc = ::poll(&pfd, 1, 100);
+      if (rc > 0) return (pfd.revents & POLLIN) != 0;
+      if (rc < 0 && errno != EINTR) return false;
+    }
+    return false;
+  }
+
+  StreamLimits limits_;
+  std::size_t keep_alive_max_requests_;
+  std::chrono::seconds keep_alive_timeout_;
+};
+
 }  // namespace
 
 core::Result<ListenAddress> parse_listen_address(std::string_view text) {
@@ -123,12 +175,17 @@ struct MonitorHttpServer::Impl {
   ListenAddress address;
   const SnapshotBoard& board;
   HttpOptions options;
-  httplib::Server server;
+  BoundedServer server;
   std::thread listener;
   std::atomic<bool> listening_done{false};
   int bound_port = 0;
 
-  Impl(ListenAddress a, const SnapshotBoard& b, HttpOptions o) : address(std::move(a)), board(b), options(std::move(o)) {}
+  Impl(ListenAddress a, const SnapshotBoard& b, HttpOptions o)
+      : address(std::move(a)),
+        board(b),
+        options(std::move(o)),
+        server(StreamLimits{options.max_request_bytes, options.read_timeout, options.write_timeout},
+               std::max<std::size_t>(1, options.keep_alive_max_requests), options.keep_alive_timeout) {}
 
   HttpAnswer route(const httplib::Request& request) const {
     if (request.method != "GET" && request.method != "HEAD") return method_not_allowed_answer(request.method);
@@ -156,11 +213,8 @@ struct MonitorHttpServer::Impl {
       int yes = 1;
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     });
-    server.set_read_timeout(options.read_timeout);
-    server.set_write_timeout(options.write_timeout);
-    server.set_keep_alive_timeout(options.keep_alive_timeout.count());
-    server.set_keep_alive_max_count(options.keep_alive_max_requests);
     server.set_payload_max_length(options.max_body_bytes);
+    server.set_logger([](const httplib::Request&, const httplib::Response& response) { last_status = response.status; });
     server.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
       HttpAnswer answer = route(request);
       response.status = answer.status;

@@ -23,11 +23,12 @@ struct HttpOptions {
   bool dcgm_names = false;                         // /metrics also in dcgm-exporter's names
   std::size_t worker_threads = 4;                  // requests answered at once
   std::size_t max_queued_connections = 64;         // accepted, waiting for a worker
-  std::chrono::milliseconds read_timeout{5000};    // per read of a request
+  std::chrono::milliseconds read_timeout{5000};    // to receive one whole request (slow clients)
   std::chrono::milliseconds write_timeout{5000};   // per write of an answer
   std::chrono::seconds keep_alive_timeout{5};      // idle keep-alive connection closed after
   std::size_t keep_alive_max_requests = 100;       // then the connection is closed
-  std::size_t max_body_bytes = 1024;               // GET carries no body; larger is 413
+  std::size_t max_request_bytes = 64 * 1024;       // request line + headers + body; past it 400/closed
+  std::size_t max_body_bytes = 1024;               // GET carries no body; a larger one announced is 413
   // Wall clock for the snapshot's age in /metrics (tests inject one).
   std::function<std::int64_t()> now_unix_ms;
 };

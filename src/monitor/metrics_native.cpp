@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 
+#include "analysis/xid_catalog.hpp"
 #include "core/telemetry.hpp"
 #include "monitor/metrics_exposition.hpp"
 
@@ -37,6 +38,25 @@ void add_counter(MetricFamily& family, const MetricLabels& labels,
 
 void add_flag(MetricFamily& family, const MetricLabels& labels, const core::Reading<bool>& reading) {
   if (reading) family.add(labels, *reading ? 1.0 : 0.0);
+}
+
+// NVIDIA's immediate action for an Xid, as a label value (analysis/xid_catalog.hpp).
+std::string xid_action_label(int xid) {
+  const analysis::XidInfo* info = analysis::find_xid(xid);
+  if (info == nullptr) return "unknown";
+  switch (info->action) {
+    case analysis::XidAction::restart_app: return "restart_app";
+    case analysis::XidAction::ignore: return "ignore";
+    case analysis::XidAction::reset_gpu: return "reset_gpu";
+    case analysis::XidAction::reboot: return "reboot";
+    case analysis::XidAction::contact_support: return "contact_support";
+  }
+  return "unknown";
+}
+
+std::string xid_severity_label(int xid) {
+  const analysis::XidInfo* info = analysis::find_xid(xid);
+  return std::string(core::to_string(info == nullptr ? core::Severity::warn : info->severity));
 }
 
 constexpr std::array<std::uint64_t, 9> kClocksEventBits = {
@@ -87,6 +107,8 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
                         "NVLink link recoveries (retraining) on the link since the driver loaded.");
   MetricFamily xid_total("gpuvet_xid_events_total", T::counter, "Xid events seen since the daemon started.");
   MetricFamily last_xid("gpuvet_last_xid", T::gauge, "The most recent Xid code seen (0: none since the daemon started).");
+  MetricFamily last_xid_info("gpuvet_last_xid_info", T::gauge,
+                              "The most recent Xid with NVIDIA's action for it and gpuvet's severity (always 1).");
   MetricFamily power_limit("gpuvet_power_limit_watts", T::gauge, "Enforced power limit.");
   MetricFamily slowdown("gpuvet_slowdown_temperature_celsius", T::gauge, "Hardware slowdown temperature threshold.");
   MetricFamily shutdown("gpuvet_shutdown_temperature_celsius", T::gauge, "Hardware shutdown temperature threshold.");
@@ -97,6 +119,12 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
     lost.add(labels, now.lost ? 1.0 : 0.0);
     xid_total.add(labels, now.xid_total);
     last_xid.add(labels, static_cast<double>(now.last_xid));
+    if (now.last_xid != 0) {
+      MetricLabels xid_labels = with(labels, "xid", std::to_string(now.last_xid));
+      xid_labels.push_back({"action", xid_action_label(now.last_xid)});
+      xid_labels.push_back({"severity", xid_severity_label(now.last_xid)});
+      last_xid_info.add(xid_labels, 1.0);
+    }
     add_scaled(power_limit, labels, now.gpu.power_limit_w, 1.0);
     add_scaled(slowdown, labels, now.gpu.slowdown_temp_c, 1.0);
     add_scaled(shutdown, labels, now.gpu.shutdown_temp_c, 1.0);
@@ -141,7 +169,7 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
   for (const MetricFamily* family :
        {&lost, &sampled_at, &temp, &mem_temp, &sm_clock, &mem_clock, &power, &energy, &util, &mem_util,
         &clocks_event, &pstate, &ecc_corrected, &ecc_uncorrected, &retired, &retired_pending, &remap_pending,
-        &pcie_replays, &crc_flit, &crc_data, &replay, &recovery, &xid_total, &last_xid, &power_limit,
+        &pcie_replays, &crc_flit, &crc_data, &replay, &recovery, &xid_total, &last_xid, &last_xid_info, &power_limit,
         &slowdown, &shutdown, &max_clock}) {
     family->write_to(out);
   }

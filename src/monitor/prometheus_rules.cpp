@@ -1,0 +1,260 @@
+// The monitor's alert rules as PromQL over /metrics' gpuvet_* names (see prometheus_rules.hpp).
+// Peers are the GPUs of one scrape target (`job`, `instance`); windows and thresholds follow the
+// catalogue entry each rule names. docs/monitor.md "Alerting rules" explains each choice.
+#include "monitor/prometheus_rules.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "analysis/finding_catalog.hpp"
+
+namespace gpuvet::monitor {
+namespace {
+
+using namespace std::chrono_literals;
+using core::Severity;
+
+// Windows at --speed 1.
+constexpr std::chrono::seconds kCounterWindow = 10min;   // counter increase
+constexpr std::chrono::seconds kUtilWindow = 30min;      // utilization mean per GPU and group
+constexpr std::chrono::seconds kTrendWindow = 1h;        // temperature and clock against peers
+constexpr std::chrono::seconds kTrendFor = 2h;           // catalogue: "for at least 2 h"
+constexpr std::chrono::seconds kStateFor = 5min;         // throttling, an unhealthy daemon
+
+class Scaler {
+ public:
+  explicit Scaler(double speed) : speed_(speed > 0 ? speed : 1.0) {}
+  [[nodiscard]] std::chrono::seconds operator()(std::chrono::seconds base) const {
+    const auto s = static_cast<long long>(std::llround(static_cast<double>(base.count()) / speed_));
+    return std::chrono::seconds(s < 1 ? 1 : s);
+  }
+  // "[10m]" scaled.
+  [[nodiscard]] std::string range(std::chrono::seconds base) const {
+    return "[" + prometheus_duration((*this)(base)) + "]";
+  }
+
+ private:
+  double speed_;
+};
+
+PrometheusRule record(std::string name, std::string expr) {
+  PrometheusRule r;
+  r.record = std::move(name);
+  r.expr = std::move(expr);
+  return r;
+}
+
+PrometheusRule alert(std::string name, std::string code, Severity severity, std::string expr,
+                     std::chrono::seconds for_, std::string summary, std::string next_step = {}) {
+  PrometheusRule r;
+  r.alert = std::move(name);
+  r.code = std::move(code);
+  r.severity = severity;
+  r.expr = std::move(expr);
+  r.for_ = for_;
+  r.summary = std::move(summary);
+  r.next_step = std::move(next_step);
+  return r;
+}
+
+PrometheusRuleGroup peer_rules(const Scaler& scale) {
+  const std::string util = scale.range(kUtilWindow);
+  const std::string trend = scale.range(kTrendWindow);
+  PrometheusRuleGroup g{"gpuvet-peers", 0s, {}};
+  g.rules.push_back(record("gpu:gpuvet_gpu_utilization_ratio:avg30m", "avg_over_time(gpuvet_gpu_utilization_ratio" + util + ")"));
+  g.rules.push_back(record("instance:gpuvet_gpu_utilization_ratio:avg30m",
+                           "avg by (job, instance) (gpu:gpuvet_gpu_utilization_ratio:avg30m)"));
+  // "More than 20 % below the group's mean" read as relative: below 0.8 x the mean of all the
+  // target's GPUs (itself included), while that mean is at least 50 % (the group is busy).
+  g.rules.push_back(alert(
+      "GpuvetUtilizationBelowPeers", "utilization_below_peers", Severity::warn,
+      "gpu:gpuvet_gpu_utilization_ratio:avg30m\n"
+      "  < on (job, instance) group_left ()\n"
+      "    (0.8 * instance:gpuvet_gpu_utilization_ratio:avg30m)\n"
+      "and on (job, instance)\n"
+      "  (instance:gpuvet_gpu_utilization_ratio:avg30m >= 0.5)",
+      scale(kUtilWindow),
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }} is busy {{ $value | humanizePercentage }} of the time, "
+      "more than 20 % below the mean of its group"));
+
+  for (const char* metric : {"gpuvet_gpu_utilization_ratio", "gpuvet_gpu_temperature_celsius", "gpuvet_sm_clock_hertz"}) {
+    g.rules.push_back(record(fmt::format("gpu:{}:avg1h", metric), fmt::format("avg_over_time({}{})", metric, trend)));
+    g.rules.push_back(record(fmt::format("instance:{}:median1h", metric),
+                             fmt::format("quantile by (job, instance) (0.5, gpu:{}:avg1h)", metric)));
+  }
+  // "At the same load": the peers' median utilization is at least 50 % and the GPU's within 10
+  // points of it (a card that idles is not hot or slow, it is idle).
+  g.rules.push_back(record(
+      "gpu:gpuvet_at_peer_load:1h",
+      "abs(gpu:gpuvet_gpu_utilization_ratio:avg1h\n"
+      "    - on (job, instance) group_left () instance:gpuvet_gpu_utilization_ratio:median1h) <= 0.1\n"
+      "and on (job, instance)\n"
+      "  (instance:gpuvet_gpu_utilization_ratio:median1h >= 0.5)"));
+  const std::string hotter =
+      "(gpu:gpuvet_gpu_temperature_celsius:avg1h\n"
+      "  - on (job, instance) group_left () instance:gpuvet_gpu_temperature_celsius:median1h)";
+  const std::string at_load = "\nand on (job, instance, gpu) gpu:gpuvet_at_peer_load:1h";
+  const std::string hot_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs {{ $value | printf \"%.1f\" }} °C hotter than "
+      "its peers' median at the same load";
+  g.rules.push_back(alert("GpuvetHotterThanPeers", "hotter_than_peers", Severity::warn,
+                          hotter + " >= 8 < 15" + at_load, scale(kTrendFor), hot_summary));
+  g.rules.push_back(alert("GpuvetMuchHotterThanPeers", "hotter_than_peers", Severity::fail,
+                          hotter + " >= 15" + at_load, scale(kTrendFor), hot_summary));
+  const std::string slower =
+      "(gpu:gpuvet_sm_clock_hertz:avg1h\n"
+      "  / on (job, instance) group_left () instance:gpuvet_sm_clock_hertz:median1h)";
+  const std::string slow_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs its SM clock at {{ $value | humanizePercentage }} "
+      "of its peers' median at the same load";
+  g.rules.push_back(alert("GpuvetSlowerThanPeers", "slower_than_peers", Severity::warn,
+                          slower + " <= 0.95 > 0.85" + at_load, scale(kTrendFor), slow_summary));
+  g.rules.push_back(alert("GpuvetMuchSlowerThanPeers", "slower_than_peers", Severity::fail,
+                          slower + " <= 0.85" + at_load, scale(kTrendFor), slow_summary));
+  return g;
+}
+
+PrometheusRuleGroup hardware_rules(const Scaler& scale) {
+  const std::string w = scale.range(kCounterWindow);
+  PrometheusRuleGroup g{"gpuvet-hardware", 0s, {}};
+  // DCGM's NVLink limits (catalogue nvlink_errors_growing): any growth warns; more than one
+  // replay or recovery, or CRC errors at 100/s, fail.
+  const std::string nvlink_fail = fmt::format(
+      "increase(gpuvet_nvlink_replay_errors_total{0}) > 1\n"
+      "or increase(gpuvet_nvlink_recovery_errors_total{0}) > 1\n"
+      "or rate(gpuvet_nvlink_crc_flit_errors_total{0}) >= 100\n"
+      "or rate(gpuvet_nvlink_crc_data_errors_total{0}) >= 100", w);
+  const std::string nvlink_any = fmt::format(
+      "(increase(gpuvet_nvlink_crc_flit_errors_total{0}) > 0\n"
+      " or increase(gpuvet_nvlink_crc_data_errors_total{0}) > 0\n"
+      " or increase(gpuvet_nvlink_replay_errors_total{0}) > 0\n"
+      " or increase(gpuvet_nvlink_recovery_errors_total{0}) > 0)", w);
+  const std::string nvlink_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }}: NVLink {{ $labels.link }} error counters grew by "
+      "{{ $value | printf \"%.0f\" }} in " + prometheus_duration(scale(kCounterWindow));
+  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowing", "nvlink_errors_growing", Severity::warn,
+                          nvlink_any + "\nunless on (job, instance, gpu, link)\n(" + nvlink_fail + ")", 0s,
+                          nvlink_summary));
+  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowingFast", "nvlink_errors_growing", Severity::fail, nvlink_fail, 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: NVLink {{ $labels.link }} replays, "
+                          "recoveries or CRC errors beyond DCGM's limits"));
+
+  const std::string xid_new = fmt::format("and on (job, instance, gpu) (increase(gpuvet_xid_events_total{}) > 0)", w);
+  const std::string xid_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }} reported Xid {{ $labels.xid }}; NVIDIA's action: "
+      "{{ $labels.action }}";
+  const std::string xid_next =
+      "Follow NVIDIA's action for the Xid ({{ $labels.action }}); check dmesg around the time; if it recurs after "
+      "a reset or reboot, ask for the GPU to be replaced.";
+  g.rules.push_back(alert("GpuvetXidHardware", "xid_event", Severity::fail,
+                          "gpuvet_last_xid_info{severity=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
+  g.rules.push_back(alert("GpuvetXid", "xid_event", Severity::warn,
+                          "gpuvet_last_xid_info{severity!=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
+
+  g.rules.push_back(alert("GpuvetEccUncorrectedErrors", "ecc_errors_new", Severity::fail,
+                          fmt::format("increase(gpuvet_ecc_uncorrected_errors_total{}) > 0", w), 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} new "
+                          "uncorrected ECC errors"));
+  g.rules.push_back(alert("GpuvetRowRemapPending", "row_remap_pending", Severity::fail, "gpuvet_row_remap_pending == 1",
+                          0s, "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a row remap waiting for a GPU reset"));
+  g.rules.push_back(alert("GpuvetRetiredPagesPending", "retired_pages", Severity::fail,
+                          "gpuvet_retired_pages_pending == 1", 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a page retirement waiting for a reboot"));
+  g.rules.push_back(alert("GpuvetPcieReplays", "pcie_replays", Severity::warn,
+                          fmt::format("rate(gpuvet_pcie_replays_total{}) * 60 > 8", w), 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.1f\" }} PCIe "
+                          "replays per minute (DCGM's limit: 8)"));
+  // Throttling other than the power cap (catalogue throttle_reasons).
+  const std::string throttle_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }} has its clocks held back by {{ $labels.reason }}";
+  g.rules.push_back(alert(
+      "GpuvetThrottledByHardware", "throttle_reasons", Severity::fail,
+      "gpuvet_clocks_event_reason_active{reason=~\"hw_slowdown|hw_thermal_slowdown|hw_power_brake\"} == 1",
+      scale(kStateFor), throttle_summary));
+  g.rules.push_back(alert("GpuvetThermalSlowdown", "throttle_reasons", Severity::warn,
+                          "gpuvet_clocks_event_reason_active{reason=\"sw_thermal_slowdown\"} == 1", scale(kStateFor),
+                          throttle_summary));
+  g.rules.push_back(alert("GpuvetGpuLost", "gpu_lost", Severity::fail, "gpuvet_gpu_lost == 1", 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }} fell off the bus or stopped answering"));
+  g.rules.push_back(alert("GpuvetMonitorUnhealthy", "", Severity::warn, "gpuvet_monitor_healthy == 0",
+                          scale(kStateFor), "gpuvet monitor on {{ $labels.instance }} is not sampling on time",
+                          "Read the reason at /healthz and the daemon's log (journalctl -u gpuvet-monitor)."));
+  return g;
+}
+
+// A YAML double-quoted scalar.
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
+}
+
+// A YAML literal block scalar (`|-`) at the given indentation.
+std::string block(const std::string& text, const std::string& indent) {
+  std::string out = "|-\n" + indent;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += indent;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string prometheus_duration(std::chrono::seconds duration) {
+  const long long s = duration.count() < 1 ? 1 : duration.count();
+  if (s % 3600 == 0) return fmt::format("{}h", s / 3600);
+  if (s % 60 == 0) return fmt::format("{}m", s / 60);
+  return fmt::format("{}s", s);
+}
+
+std::vector<PrometheusRuleGroup> prometheus_rule_groups(const RulesOptions& options) {
+  const Scaler scale(options.speed);
+  return {peer_rules(scale), hardware_rules(scale)};
+}
+
+std::string prometheus_alert_rules(const RulesOptions& options) {
+  std::string out =
+      "# Prometheus alerting rules for gpuvet monitor's /metrics (generated: gpuvet monitor rules).\n"
+      "# Labels: code = finding code (docs/findings.md), severity = warn | fail.\n";
+  if (options.speed != 1.0) {
+    out += fmt::format("# Windows and for: divided by {} to match gpuvet monitor --sim --speed {}.\n", options.speed,
+                       options.speed);
+  }
+  out += "groups:\n";
+  for (const auto& group : prometheus_rule_groups(options)) {
+    out += "  - name: " + group.name + "\n";
+    if (group.interval.count() > 0) out += "    interval: " + prometheus_duration(group.interval) + "\n";
+    out += "    rules:\n";
+    for (const auto& rule : group.rules) {
+      if (!rule.record.empty()) {
+        out += "      - record: " + rule.record + "\n";
+        out += "        expr: " + block(rule.expr, "          ") + "\n";
+        continue;
+      }
+      out += "      - alert: " + rule.alert + "\n";
+      out += "        expr: " + block(rule.expr, "          ") + "\n";
+      if (rule.for_.count() > 0) out += "        for: " + prometheus_duration(rule.for_) + "\n";
+      out += "        labels:\n";
+      if (!rule.code.empty()) out += "          code: " + rule.code + "\n";
+      out += "          severity: " + std::string(core::to_string(rule.severity)) + "\n";
+      out += "        annotations:\n";
+      out += "          summary: " + quoted(rule.summary) + "\n";
+      std::string next = rule.next_step;
+      const analysis::FindingInfo* info = rule.code.empty() ? nullptr : analysis::find_finding_info(rule.code);
+      if (next.empty() && info != nullptr) next = info->next_step;
+      if (!next.empty()) out += "          next_step: " + quoted(next) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace gpuvet::monitor
