@@ -83,6 +83,11 @@ void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampl
   }
 }
 
+// The end of the bucket starting at `start`, within the period.
+std::int64_t bucket_end(const TrendHistory& h, std::int64_t start) {
+  return std::min(h.to_unix_ms, start + static_cast<std::int64_t>(h.bucket_s * 1000));
+}
+
 bool stands_out(double out_s, double comparable_s, const TrendThresholds& th) {
   return out_s >= th.min_out_s && out_s >= th.min_out_share * comparable_s;
 }
@@ -136,7 +141,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
                     {"peers", fmt::format("{:.1f} °C (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
                     {"for", fmt::format("{} of {} at the same load", hours(t.hot_s), hours(t.comparable_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(t.hot_last + static_cast<std::int64_t>(h.bucket_s * 1000)))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(bucket_end(h, t.hot_last)))},
                     {"rule", "above the peers' median by " + rule_text(th.hotter_warn_c, th.hotter_fail_c, " °C", th)}};
       out.findings.push_back(std::move(f));
     }
@@ -151,7 +156,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
                     {"peers", fmt::format("{:.0f} MHz (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
                     {"for", fmt::format("{} of {} at the same load", hours(t.slow_s), hours(t.comparable_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(t.slow_last + static_cast<std::int64_t>(h.bucket_s * 1000)))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(bucket_end(h, t.slow_last)))},
                     {"rule", "below the peers' median by " +
                                  rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
       out.findings.push_back(std::move(f));

@@ -135,6 +135,27 @@ TEST_F(TrendCommand, BadInputIsNamedWithExit2) {
   EXPECT_NE(r.err.find("not a directory"), std::string::npos) << r.err;
 }
 
+TEST_F(TrendCommand, MonitorHistoryPrunedToHourlyRollups) {
+  // A day of gpuvet monitor on the simulator, raw samples kept 6 h: the first 18 h come from the
+  // hourly rollups. GPU 5 runs 20 °C hotter each day.
+  const auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--fault", "temp-drift:gpu=5,per_day=20", "--speed", "max", "--duration",
+                            "1d", "--retention", "raw=6h", "--db", path("monitor.db"), "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto r = run_cli({"trend", "--db", path("monitor.db"), "--since", "1d", "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const auto j = json_of(r);
+  EXPECT_NE(j["notes"].dump().find("come from the hourly rollups"), std::string::npos) << j["notes"];
+  const auto found = codes(j);
+  ASSERT_FALSE(found.empty()) << r.out;
+  EXPECT_EQ(found[0].first, "hotter_than_peers");
+  EXPECT_EQ(found[0].second, std::vector<int>{5});
+  const auto& points = j["gpus"][0]["points"];
+  ASSERT_GE(points.size(), 20u);
+  EXPECT_TRUE(points[0]["from_rollups"].get<bool>());
+  EXPECT_FALSE(points[points.size() - 1]["from_rollups"].get<bool>());
+  EXPECT_FALSE(points[0]["util_pct"].is_null());  // hourly rollups keep utilization
+}
+
 TEST_F(TrendCommand, TamperedBaselineIsRefused) {
   fs::copy(path("bundle"), path("tampered"), fs::copy_options::recursive);
   std::ofstream(path("tampered") + "/report.json", std::ios::app) << " ";
