@@ -1,5 +1,6 @@
-// Card class against the workload: inference/consumer/workstation cards rented for training,
-// training cards rented for inference, and classes mixed in one machine.
+// Card class against the workload: inference/consumer/workstation cards rented for training
+// (fail: the workload was stated), training cards rented for inference, and classes mixed in one
+// machine (warn: nothing was stated about them).
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -31,7 +32,7 @@ std::vector<core::Finding> check_card_class(const RuleContext& ctx) {
     const auto& [cls, members] = classes[i];
     const std::string cls_name(core::to_string(cls));
     if (workload == "train" && cls != core::CardClass::training) {
-      auto f = make_finding("card_class_mismatch", core::Severity::warn, members,
+      auto f = make_finding("card_class_mismatch", core::Severity::fail, members,
                             fmt::format("{} {} {} ({} card{}) rented for training", describe_gpus(members),
                                         members.size() == 1 ? "is" : "are", labels[i], cls_name,
                                         members.size() == 1 ? "" : "s"));

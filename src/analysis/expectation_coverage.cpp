@@ -41,6 +41,34 @@ std::vector<std::string> unverified_expectations(const RuleContext& ctx) {
       }
     }
   }
+  if (ctx.expect.model_id) {
+    for (const auto& gpu : m.gpus) {
+      if (!gpu.name) {
+        out.push_back(fmt::format("--expect-model {}: GPU {} name not reported ({})", *ctx.expect.model_id, gpu.index,
+                                  gpu.name.reason()));
+        break;
+      }
+    }
+    if (m.gpus.empty()) out.push_back("--expect-model: no GPU reported");
+    if (input_trimmed(m)) out.push_back("--expect-model: the input was trimmed and does not list every GPU");
+  }
+  if (ctx.expect.same_batch) {
+    const auto unreported = [&](const char* what, auto reading_of) {
+      for (const auto& gpu : m.gpus) {
+        const auto& reading = reading_of(gpu);
+        if (!reading) {
+          out.push_back(fmt::format("--expect-same-batch: {} of GPU {} not reported ({})", what, gpu.index,
+                                    reading.reason()));
+          return;
+        }
+      }
+    };
+    unreported("VBIOS", [](const core::Gpu& g) -> const auto& { return g.vbios; });
+    unreported("board part number", [](const core::Gpu& g) -> const auto& { return g.board_part_number; });
+    unreported("memory size", [](const core::Gpu& g) -> const auto& { return g.memory_total_mib; });
+    if (m.gpus.empty()) out.push_back("--expect-same-batch: no GPU reported");
+    if (input_trimmed(m)) out.push_back("--expect-same-batch: the input was trimmed and does not list every GPU");
+  }
   return out;
 }
 

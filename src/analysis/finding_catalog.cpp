@@ -32,15 +32,17 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Check /sys/bus/pci/devices/<bus id>/numa_node and the BIOS NUMA settings (NPS, SNC)."},
       {"mixed_inventory", Severity::fail, "GPUs are not all alike",
        "GPUs differ in model (fail), or in VBIOS, board part number, memory size, power limit, "
-       "maximum clocks, ECC mode or MIG mode (warn). The odd GPUs are named.",
+       "maximum clocks, ECC mode or MIG mode (warn; VBIOS, board part number and memory size fail "
+       "when one batch was promised with --expect-same-batch). The odd GPUs are named.",
        "Ask the provider to align firmware and settings (nvidia-smi -pl, -e, -mig) or replace the "
        "odd GPUs; mixed GPUs run collectives at the pace of the slowest."},
       {"memory_below_advertised", Severity::fail, "GPU memory below what was advertised",
        "A GPU reports less framebuffer memory than its model (catalogue) or the expectation "
        "(--expect-memory) allows, beyond the ECC reservation.",
        "Compare nvidia-smi -q 'FB Memory Usage: Total' with the offer; a smaller variant was supplied."},
-      {"card_class_mismatch", Severity::warn, "GPU class does not suit the workload",
-       "Inference, workstation or consumer cards rented for training (warn), training cards rented "
+      {"card_class_mismatch", Severity::fail, "GPU class does not suit the workload",
+       "Inference, workstation or consumer cards rented for training (fail: the workload was stated "
+       "with --workload train or a spec's workload), training cards rented "
        "for inference (info: it works, but NVLink and FP64 are paid for and unused), or different "
        "card classes mixed in one machine (warn).",
        "Check the workload against the card: training at scale wants NVLink/NVSwitch and HBM."},
@@ -288,6 +290,12 @@ const std::vector<FindingInfo>& finding_catalog() {
 const FindingInfo* find_finding_info(std::string_view code) {
   for (const auto& info : finding_catalog()) {
     if (info.code == code) return &info;
+      {"model_not_as_claimed", Severity::fail, "GPU model differs from the one sold",
+       "GPUs are another model than the one expected (--expect-model): an H800 or H20 delivered for an "
+       "H100 order, a 40 GB card for an 80 GB one, a PCIe card for an SXM module. Names the GPUs and both "
+       "models.",
+       "Ask the provider for the model in the contract on every slot; export and cut-down SKUs share the "
+       "name prefix but have less NVLink, memory or compute."},
   }
   return nullptr;
 }

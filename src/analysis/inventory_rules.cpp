@@ -84,6 +84,7 @@ struct Attribute {
   std::string key;    // evidence key
   std::string words;  // for the message
   std::function<std::optional<std::string>(const Gpu&)> value;
+  bool batch = false;  // part of the batch identity: differing fails under --expect-same-batch
 };
 
 template <class T, class F>
@@ -96,10 +97,11 @@ std::vector<Attribute> attributes() {
   auto str = [](const std::string& s) { return s; };
   auto on_off = [](bool b) { return std::string(b ? "enabled" : "disabled"); };
   return {
-      {"vbios", "VBIOS", [=](const Gpu& g) { return shown(g.vbios, str); }},
-      {"board_part_number", "board part number", [=](const Gpu& g) { return shown(g.board_part_number, str); }},
+      {"vbios", "VBIOS", [=](const Gpu& g) { return shown(g.vbios, str); }, true},
+      {"board_part_number", "board part number", [=](const Gpu& g) { return shown(g.board_part_number, str); }, true},
       {"memory_total_mib", "memory size",
-       [](const Gpu& g) { return shown(g.memory_total_mib, [](std::uint64_t v) { return fmt::format("{} MiB", v); }); }},
+       [](const Gpu& g) { return shown(g.memory_total_mib, [](std::uint64_t v) { return fmt::format("{} MiB", v); }); },
+       true},
       {"power_limit_w", "power limit",
        [](const Gpu& g) { return shown(g.power_limit_w, [](double v) { return fmt::format("{:.0f} W", v); }); }},
       {"max_sm_clock_mhz", "max SM clock",
@@ -178,7 +180,16 @@ std::vector<core::Finding> check_mixed(const RuleContext& ctx) {
         if (auto v = attr.value(*g)) values.emplace_back(g->index, *v);
       }
       const Groups groups = group_by_value(values);
-      if (groups.size() >= 2) out.push_back(differing(attr.key, attr.words, groups, Severity::warn));
+      if (groups.size() < 2) continue;
+      // Without a stated same-batch promise a firmware or part difference is a warning: it may be
+      // harmless. With one it breaks what was sold.
+      const bool promised = attr.batch && ctx.expect.same_batch;
+      auto f = differing(attr.key, attr.words, groups, promised ? Severity::fail : Severity::warn);
+      if (promised) {
+        f.message += " (one batch was promised: --expect-same-batch)";
+        f.evidence.emplace_back("expected", "one batch (--expect-same-batch)");
+      }
+      out.push_back(std::move(f));
     }
   }
   return out;

@@ -11,7 +11,7 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
   ctx.interconnect = classify_with_models(machine, ctx.models);
   core::Assessment out;
   out.interconnect = ctx.interconnect;
-  for (auto* rule : {check_interconnect, check_inventory, check_memory, check_card_class, check_numa, check_links,
+  for (auto* rule : {check_interconnect, check_inventory, check_model_claim, check_memory, check_card_class, check_numa, check_links,
                      check_nics, check_health, check_events,
                      check_nvlink_counters, check_mig}) {
     auto findings = rule(ctx);

@@ -20,7 +20,9 @@ struct Expectations {
   bool interconnect_any_nvlink_mesh = false;            // "--expect nvlink": either NVLink full mesh is fine
   std::optional<double> memory_gib;                     // --expect-memory: GiB per GPU as advertised
   std::optional<int> gpu_count;                         // --expect-gpus
-  std::optional<std::string> workload;                  // "train" | "infer"
+  std::optional<std::string> workload;                  // "train" | "infer": other card classes fail
+  std::optional<std::string> model_id = std::nullopt;   // --expect-model: catalogue id of the model sold
+  bool same_batch = false;  // --expect-same-batch: VBIOS, board part number and memory size differing fail
   // --expect-nic COUNTxRATE: RDMA NICs per node and their rate (Gb/s), for multi-node logs.
   std::optional<int> nic_count = std::nullopt;
   std::optional<double> nic_gbit_s = std::nullopt;

@@ -16,6 +16,8 @@ core::InterconnectSummary classify_with_models(const core::Machine& machine,
 std::vector<core::Finding> check_interconnect(const RuleContext& ctx);
 // gpu_missing, mixed_inventory
 std::vector<core::Finding> check_inventory(const RuleContext& ctx);
+// model_claim_rules.cpp: model_not_as_claimed (--expect-model)
+std::vector<core::Finding> check_model_claim(const RuleContext& ctx);
 // memory_below_advertised
 std::vector<core::Finding> check_memory(const RuleContext& ctx);
 // card_class_mismatch

@@ -1,5 +1,14 @@
-// --expect, --expect-memory, --expect-gpus, --workload, --expect-nic -> analysis::Expectations.
+// --expect, --expect-memory, --expect-gpus, --workload, --expect-nic, --expect-model,
+// --expect-same-batch -> analysis::Expectations.
 #include "cli/expect_options.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "catalog/gpu_catalog.hpp"
 
 namespace gpuvet::cli {
 
@@ -20,6 +29,23 @@ CLI::Validator positive(const char* what) {
       what, "positive");
 }
 
+// "h100-sxm5-80gb" or a name nvidia-smi prints ("NVIDIA H100 80GB HBM3") -> catalogue id.
+core::Result<std::string> resolve_model(const std::string& text) {
+  const core::Catalog& catalog = catalog::gpu_catalog();
+  std::string lower = text;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (const auto* model = catalog.by_id(lower)) return model->id;
+  if (const auto* model = catalog.match(text)) return model->id;
+  std::vector<std::string> near;
+  for (const auto& model : catalog.models()) {
+    if (model.id.find(lower) != std::string::npos) near.push_back(model.id);
+  }
+  const std::string ids = near.empty() ? std::string("e.g. h100-sxm5-80gb, as in profiles/gpus.yaml")
+                                        : fmt::format("one of {}", fmt::join(near, ", "));
+  return core::usage_error(fmt::format(
+      "--expect-model {}: not a GPU model in the catalogue; give its id ({}) or the name nvidia-smi prints", text, ids));
+}
+
 }  // namespace
 
 void add_expect_options(CLI::App& command, ExpectOptions& options) {
@@ -35,6 +61,12 @@ void add_expect_options(CLI::App& command, ExpectOptions& options) {
   command.add_option("--expect-nic", options.nics,
                      "RDMA NICs per node you were promised, COUNTxRATE in Gb/s (e.g. 8x400): judges multi-node "
                      "nccl-tests logs (NIC count x rate x 0.92, at most one NIC per GPU)");
+  command.add_option("--expect-model", options.model,
+                     "GPU model you were sold: a catalogue id (h100-sxm5-80gb) or the name nvidia-smi prints; "
+                     "another model fails (model_not_as_claimed)");
+  command.add_flag("--expect-same-batch", options.same_batch,
+                   "The GPUs were sold as one batch: differing VBIOS, board part number or memory size fails "
+                   "(mixed_inventory) instead of warning");
 }
 
 core::Result<analysis::Expectations> to_expectations(const ExpectOptions& options) {
@@ -53,6 +85,12 @@ core::Result<analysis::Expectations> to_expectations(const ExpectOptions& option
   expect.memory_gib = options.memory_gib;
   expect.gpu_count = options.gpu_count;
   if (!options.workload.empty()) expect.workload = options.workload;
+  if (!options.model.empty()) {
+    auto id = resolve_model(options.model);
+    if (!id) return id.error();
+    expect.model_id = *id;
+  }
+  expect.same_batch = options.same_batch;
   if (!options.nics.empty()) {
     const auto x = options.nics.find_first_of("xX");
     int count = 0;

@@ -12,12 +12,19 @@ Expectations workload(const std::string& w) {
   return e;
 }
 
-TEST(CardClass, ConsumerCardsForTrainingWarn) {
+TEST(CardClass, ConsumerCardsForAStatedTrainingWorkloadFail) {
   const auto f = with_code(judge(machine(8, kRtx4090), workload("train")), "card_class_mismatch");
   ASSERT_EQ(f.size(), 1u);
-  EXPECT_EQ(f[0].severity, core::Severity::warn);
+  EXPECT_EQ(f[0].severity, core::Severity::fail);
   EXPECT_EQ(f[0].gpus.size(), 8u);
   EXPECT_EQ(f[0].message, "GPUs 0-7 are RTX 4090 (consumer cards) rented for training");
+}
+
+TEST(CardClass, InferenceCardsForAStatedTrainingWorkloadFail) {
+  const auto f = with_code(judge(machine(8, kL40s), workload("train")), "card_class_mismatch");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, core::Severity::fail);
+  EXPECT_EQ(f[0].message, "GPUs 0-7 are L40S (inference cards) rented for training");
 }
 
 TEST(CardClass, TrainingCardsForInferenceAreInfo) {

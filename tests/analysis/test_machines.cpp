@@ -167,6 +167,16 @@ std::vector<GalleryEntry> gallery() {
     out.push_back({"nic-down", m, {}});
   }
   out.push_back({"logged-trouble", logged_trouble_machine(), {}});
+  {
+    // An A100 PCIe box sold as A100 SXM4, one batch promised, GPU 1 on other firmware.
+    auto m = machine(2, kA100Pcie);
+    m.gpus[0].vbios = std::string("92.00.25.00.08");
+    m.gpus[1].vbios = std::string("92.00.45.00.03");
+    Expectations sold;
+    sold.model_id = "a100-sxm4-80gb";
+    sold.same_batch = true;
+    out.push_back({"model-and-batch-as-sold", m, sold});
+  }
   return out;
 }
 
