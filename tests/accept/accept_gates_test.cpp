@@ -9,23 +9,25 @@ namespace gpuvet::accept::testing {
 namespace {
 
 TEST(AcceptGates, CleanProfilesPassTheirTemplatesQuickGates) {
-  for (const char* name : {"hgx-h100-8x", "hgx-a100-8x", "hgx-h100-4x", "rtx4090-8x"}) {
+  for (const char* name : {"hgx-h100-8x", "hgx-a100-8x", "hgx-h100-4x", "rtx4090-8x", "h800-8x", "l40s-8x"}) {
     auto out = run_on_sim(name, {}, gates_only(name));
     EXPECT_EQ(out.verdict, core::Verdict::pass) << name << ": " << (out.why.empty() ? "" : out.why.front());
   }
 }
 
 TEST(AcceptGates, UnreportedBatchAttributeIsIncompleteNotPass) {
-  // The catalogue has no VBIOS or part number for H800 and L40S, so their simulated GPUs report
-  // none: the same-batch promise cannot be checked, and nothing else is wrong.
-  for (const char* name : {"h800-8x", "l40s-8x"}) {
-    auto out = run_on_sim(name, {}, gates_only(name));
-    EXPECT_EQ(out.verdict, core::Verdict::incomplete) << name;
-    const auto& batch = out.clause("gpu.same_batch");
-    EXPECT_EQ(batch.status, ClauseStatus::not_run) << name;
-    EXPECT_NE(batch.reason.find("vbios of GPU 0 not reported"), std::string::npos) << batch.reason;
-    ASSERT_EQ(out.why.size(), 1u) << name;
-  }
+  // GeForce boards report no board part number: a same-batch promise that names it cannot be
+  // checked on the 8x RTX 4090 box, and nothing else is wrong.
+  auto spec = gates_only("rtx4090-8x");
+  const std::string from = "same_batch: [model, vbios, memory, power_limit]";
+  ASSERT_NE(spec.find(from), std::string::npos);
+  spec.replace(spec.find(from), from.size(), "same_batch: [model, vbios, board_part_number, memory, power_limit]");
+  auto out = run_on_sim("rtx4090-8x", {}, spec);
+  EXPECT_EQ(out.verdict, core::Verdict::incomplete);
+  const auto& batch = out.clause("gpu.same_batch");
+  EXPECT_EQ(batch.status, ClauseStatus::not_run);
+  EXPECT_NE(batch.reason.find("board_part_number of GPU 0 not reported"), std::string::npos) << batch.reason;
+  ASSERT_EQ(out.why.size(), 1u);
 }
 
 TEST(AcceptGates, FullTemplateIsIncompleteWhileMeasuringStagesAreMissing) {

@@ -34,6 +34,8 @@ TEST(NameMatch, NamesNvidiaSmiPrints) {
       {"NVIDIA H200", "h200-sxm-141gb"},
       {"NVIDIA H20", "h20-96gb"},
       {"NVIDIA B200", "b200-180gb"},
+      {"NVIDIA GB200", "gb200-186gb"},
+      {"NVIDIA H200 NVL", "h200-nvl-141gb"},
       {"NVIDIA A100-SXM4-80GB", "a100-sxm4-80gb"},
       {"NVIDIA A100-SXM4-40GB", "a100-sxm4-40gb"},
       {"NVIDIA A100 80GB PCIe", "a100-pcie-80gb"},
@@ -68,7 +70,7 @@ TEST(NameMatch, NamesNvidiaSmiPrints) {
 TEST(NameMatch, LookAlikesAreNotConfused) {
   // Cards that are not in the catalogue must not borrow a neighbour's numbers.
   for (const char* name : {"NVIDIA GeForce RTX 4090 D", "NVIDIA GeForce RTX 3090 Ti", "NVIDIA A100X", "NVIDIA A1000",
-                           "NVIDIA H200 NVL", "NVIDIA H800 PCIe", "NVIDIA RTX A4000", "NVIDIA L40G"}) {
+                           "NVIDIA GB300", "NVIDIA H800 PCIe", "NVIDIA RTX A4000", "NVIDIA L40G"}) {
     EXPECT_STREQ(id_of(name), "(none)") << name;
   }
 }

@@ -26,8 +26,10 @@ TEST(Profiles, ListHasExactlyTheShippedProfiles) {
     EXPECT_FALSE(p.description.empty()) << p.name;
     EXPECT_FALSE(p.gpu_model.empty()) << p.name;
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"a100-pcie-4x-bridged", "dgx1-v100", "h800-8x", "hgx-a100-8x", "hgx-h100-4x",
-                                             "hgx-h100-8x", "l40s-8x", "nvlink-4plus4-8x", "rtx4090-8x"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"a100-pcie-4x-bridged", "a800-8x", "dgx1-v100", "gb200-nvl-tray", "h100-nvl-4x",
+                                             "h20-8x", "h200-nvl-4x", "h800-8x", "hgx-a100-8x", "hgx-b200-8x",
+                                             "hgx-h100-4x", "hgx-h100-8x", "hgx-h200-8x", "l20-8x", "l40-8x", "l40s-8x",
+                                             "nvlink-4plus4-8x", "rtx4090-8x"}));
   EXPECT_NE(std::find(names.begin(), names.end(), std::string(kDefaultProfile)), names.end());
 }
 
