@@ -277,6 +277,56 @@ void judge_p2p_access(const core::BandwidthRun& run, const core::Machine& machin
   out.push_back(std::move(f));
 }
 
+// p2p_slower_than_staged: p2pBandwidthLatencyTest pairs whose P2P=Enabled bandwidth is below
+// kStagedRatio of the same pair with P2P=Disabled (copies staged through host memory).
+constexpr double kStagedRatio = 0.90;
+
+void judge_p2p_vs_staged(const core::BandwidthRun& run, std::vector<core::Finding>& out) {
+  std::vector<std::string> pairs;
+  std::vector<int> gpus;
+  std::vector<double> enabled_values;
+  std::vector<double> staged_values;
+  for (const std::string direction : {"unidirectional", "bidirectional"}) {
+    const auto* staged = find_matrix(run, "p2p_" + direction + "_p2p_disabled");
+    if (staged == nullptr) continue;
+    for (const auto& mx : run.matrices) {
+      if (mx.testcase != "p2p_" + direction + "_p2p_enabled") continue;
+      for (size_t i = 0; i < mx.values.size() && i < staged->values.size(); ++i) {
+        for (size_t j = 0; j < mx.values[i].size() && j < staged->values[i].size(); ++j) {
+          if (i == j || !mx.values[i][j] || !staged->values[i][j] || *staged->values[i][j] <= 0) continue;
+          if (!p2p_allowed(run, static_cast<int>(i), static_cast<int>(j))) continue;  // no P2P: staged anyway
+          if (*mx.values[i][j] >= kStagedRatio * *staged->values[i][j]) continue;
+          const auto pair = fmt::format("{}-{}", std::min(i, j), std::max(i, j));
+          enabled_values.push_back(*mx.values[i][j]);
+          staged_values.push_back(*staged->values[i][j]);
+          if (std::find(pairs.begin(), pairs.end(), pair) != pairs.end()) continue;
+          pairs.push_back(pair);
+          gpus.push_back(static_cast<int>(i));
+          gpus.push_back(static_cast<int>(j));
+        }
+      }
+    }
+  }
+  if (pairs.empty()) return;
+  std::sort(gpus.begin(), gpus.end());
+  gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
+  auto median = [](std::vector<double> v) {
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  const auto shown = pairs.size() > 8 ? fmt::format("{} and {} more", fmt::join(pairs.begin(), pairs.begin() + 8, ", "),
+                                                    pairs.size() - 8)
+                                      : fmt::format("{}", fmt::join(pairs, ", "));
+  auto f = make_finding("p2p_slower_than_staged", core::Severity::warn, gpus,
+                        fmt::format("{}: with P2P enabled, {} GPU pair{} ({}) copy at a median {} GB/s, below the {} GB/s "
+                                    "they reach with P2P disabled (staged through host memory)",
+                                    run.source, pairs.size(), pairs.size() == 1 ? "" : "s", shown,
+                                    format_gbps(median(enabled_values)), format_gbps(median(staged_values))));
+  f.evidence.emplace_back("p2p enabled median", fmt::format("{} GB/s", format_gbps(median(enabled_values))));
+  f.evidence.emplace_back("p2p disabled median", fmt::format("{} GB/s", format_gbps(median(staged_values))));
+  out.push_back(std::move(f));
+}
+
 // benchmark_failed when the tool's own output says the run failed: an assertion, a data check
 // that found bytes the copy did not write, a CUDA error or a crash.
 void judge_failures(const core::BandwidthRun& run, std::vector<core::Finding>& out) {
@@ -316,6 +366,7 @@ void judge_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Ma
       assessment.bandwidth.push_back(std::move(s));
     }
     judge_p2p_access(run, machine, fabric, assessment.findings);
+    judge_p2p_vs_staged(run, assessment.findings);
   }
 }
 

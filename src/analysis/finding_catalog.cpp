@@ -102,6 +102,13 @@ const std::vector<FindingInfo>& finding_catalog() {
        "warn otherwise (IOMMU, ACS, BIOS or virtualisation settings).",
        "Check nvidia-smi topo -p2p r, IOMMU/ACS settings (CUDA docs: IOMMU on Linux) and the "
        "hypervisor's P2P support."},
+      {"p2p_slower_than_staged", Severity::warn, "P2P copies slower than copies through host memory",
+       "p2pBandwidthLatencyTest: with P2P enabled, GPU pairs copy more than 10 % slower than with P2P "
+       "disabled (staged through host memory). CUDA and NCCL use P2P when it is available, so they run at "
+       "the slower rate: typical of PCIe switches with ACS redirecting peer traffic to the root complex, an "
+       "IOMMU in translation mode, or a hypervisor. Names the pairs and both medians.",
+       "Check ACS on the PCIe switches (the ACSCtl lines of lspci -vvv), IOMMU passthrough (iommu=pt) and the BIOS "
+       "P2P settings; compare nccl-tests with NCCL_P2P_DISABLE=1 until it is fixed."},
       {"collective_wrong_results", Severity::fail, "Collective returned wrong results",
        "nccl-tests counted wrong elements (#wrong): data was corrupted between GPUs.",
        "Rerun with -c 1; check Xid events and NVLink/PCIe error counters; ask for the GPU or "

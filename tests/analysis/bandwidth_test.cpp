@@ -65,6 +65,22 @@ TEST(Bandwidth, P2pOffOnGeforceIsInfoAndOnNvlinkFails) {
   EXPECT_EQ(f[0].severity, core::Severity::fail);
 }
 
+TEST(Bandwidth, P2pSlowerThanStagedCopiesWarnsNamingThePairs) {
+  auto f = with_code(judge_bandwidth_runs({p2p_run(3, 9.9, 22.2)}), "p2p_slower_than_staged");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, core::Severity::warn);
+  EXPECT_NE(f[0].message.find("3 GPU pairs (0-1, 0-2, 1-2) copy at a median 9.9 GB/s, below the 22.2 GB/s"),
+            std::string::npos)
+      << f[0].message;
+  // Within 10 %, or faster: nothing to say.
+  EXPECT_TRUE(with_code(judge_bandwidth_runs({p2p_run(3, 20.5, 22.2)}), "p2p_slower_than_staged").empty());
+  EXPECT_TRUE(with_code(judge_bandwidth_runs({p2p_run(3, 26.0, 22.2)}), "p2p_slower_than_staged").empty());
+  // Pairs without P2P access copy through the host either way: not this finding.
+  auto no_access = p2p_run(2, 9.9, 22.2);
+  no_access.p2p_access = std::vector<std::vector<bool>>{{true, false}, {false, true}};
+  EXPECT_TRUE(with_code(judge_bandwidth_runs({no_access}), "p2p_slower_than_staged").empty());
+}
+
 TEST(Bandwidth, WaivedTestcaseIsSummarisedNotJudged) {
   auto run = nvbandwidth_run(2, "NVIDIA H100 80GB HBM3", 55, 375);
   run.matrices[1].status = std::string("WAIVED");

@@ -41,6 +41,25 @@ core::Assessment judge_bandwidth_runs(const std::vector<core::BandwidthRun>& run
   return a;
 }
 
+core::BandwidthRun p2p_run(int n, double enabled, double disabled) {
+  core::BandwidthRun run;
+  run.tool = "p2pBandwidthLatencyTest";
+  run.source = "p2pBandwidthLatencyTest (test)";
+  for (const auto& [key, gbps] : {std::pair<std::string, double>{"p2p_unidirectional_p2p_disabled", disabled},
+                                  std::pair<std::string, double>{"p2p_unidirectional_p2p_enabled", enabled}}) {
+    core::BandwidthMatrix mx;
+    mx.testcase = key;
+    for (int i = 0; i < n; ++i) {
+      mx.row_labels.push_back(std::to_string(i));
+      mx.column_labels.push_back(std::to_string(i));
+      mx.values.emplace_back();
+      for (int j = 0; j < n; ++j) mx.values.back().emplace_back(i == j ? 900.0 : gbps);
+    }
+    run.matrices.push_back(std::move(mx));
+  }
+  return run;
+}
+
 std::vector<core::Finding> bandwidth_gallery_findings() {
   auto slow = nvbandwidth_run(8, "NVIDIA H100 80GB HBM3", 20, 100);
   auto no_p2p = nvbandwidth_run(2, "NVIDIA GeForce RTX 4090", 25, 5);
@@ -53,7 +72,7 @@ std::vector<core::Finding> bandwidth_gallery_findings() {
   far.matrices.push_back(far_row);
   auto aborted = nvbandwidth_run(2, "NVIDIA A100-SXM4-80GB", 25, 200);
   aborted.failures = {"line 18: Invalid value when checking the pattern at 0x70a640000000"};
-  auto findings = judge_bandwidth_runs({slow, no_p2p, far, aborted}).findings;
+  auto findings = judge_bandwidth_runs({slow, no_p2p, far, aborted, p2p_run(2, 9.9, 22.2)}).findings;
   // VRAM: one GPU short of memory, one with bad words.
   core::VramRun vram;
   core::VramCheck shortfall;

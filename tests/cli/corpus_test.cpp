@@ -75,6 +75,13 @@ TEST(Corpus, AnalyzeNeverFailsInternallyAndMeetsTheTruthOrTodaysRecordedExit) {
     SCOPED_TRACE(file);
     const auto run = run_cli({"analyze", fixture("corpus/" + file), "--json"});
     ASSERT_NE(run.exit_code, 5) << "internal error: " << run.err;
+    // Finding codes the truth requires (the anomalies and failures the file shows), gap or not.
+    if (t.contains("must_find")) {
+      const json report = json::parse(run.out);
+      std::set<std::string> codes;
+      for (const auto& f : report["findings"]) codes.insert(f["code"].get<std::string>());
+      for (const auto& code : t["must_find"]) EXPECT_TRUE(codes.count(code.get<std::string>())) << "no " << code << " finding";
+    }
     const std::string gap = t.value("gap", "");
     if (!gap.empty()) {
       ++gaps;
@@ -99,6 +106,16 @@ TEST(Corpus, AnalyzeNeverFailsInternallyAndMeetsTheTruthOrTodaysRecordedExit) {
       const auto& name = report["gpus"][0]["name"];
       ASSERT_TRUE(name.is_string());
       EXPECT_NE(name.get<std::string>().find(t["model"].get<std::string>()), std::string::npos) << name;
+    }
+    // The GPUs' CPU-side NUMA nodes, by GPU position (null: unknown from the file).
+    if (t.contains("numa_node") && t["numa_node"].is_array()) {
+      ASSERT_EQ(report["gpus"].size(), t["numa_node"].size());
+      for (size_t i = 0; i < t["numa_node"].size(); ++i) {
+        const auto& want = t["numa_node"][i];
+        const auto& got = report["gpus"][i]["numa_node"];
+        if (want.is_null()) EXPECT_FALSE(got.is_number()) << "GPU position " << i << ": " << got;
+        else EXPECT_EQ(got, want) << "GPU position " << i;
+      }
     }
     if (t.contains("peak_busbw") && t["peak_busbw"].is_number()) {
       EXPECT_NEAR(peak_busbw(report), t["peak_busbw"].get<double>(), 0.01);
