@@ -1,6 +1,7 @@
 // gpuvet compare DIR|report.json ...: accept reports side by side (text, --markdown, --html): each
 // clause's result and number as % of the spec, verdicts, and the rows where machines differ. A
 // bundle is verified against its MANIFEST and report.json against its schema before it is read.
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 
@@ -11,6 +12,7 @@
 #include "bundle/bundle_dir.hpp"
 #include "bundle/manifest.hpp"
 #include "cli/commands.hpp"
+#include "cli/plan_bundles.hpp"
 #include "platform/user_file.hpp"
 #include "report/compare_json.hpp"
 #include "report/html_compare.hpp"
@@ -26,6 +28,7 @@ struct CompareOptions {
   bool markdown = false;
   bool html = false;
   bool json = false;
+  std::string plan_model;  // --plan MODEL: rank the bundles as offers for this model
 };
 
 // The measured numbers side by side: value (spec %, % of best) per bundle, the winner and why.
@@ -80,7 +83,20 @@ core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::strin
   return std::pair{label, std::move(report).value()};
 }
 
-core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& streams) {
+core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePlanRunner& plan, Streams& streams) {
+  if (static_cast<int>(o.markdown) + static_cast<int>(o.html) + static_cast<int>(o.json) > 1) {
+    return core::usage_error("--markdown, --html and --json: choose one");
+  }
+  if (!o.plan_model.empty()) {
+    namespace fs = std::filesystem;
+    for (const auto& input : o.inputs) {
+      std::error_code ec;
+      if (!fs::is_directory(input, ec)) {
+        return core::usage_error(fmt::format("compare --plan: {} is not a bundle directory (plan needs the whole bundle)", input));
+      }
+    }
+    return plan(o.plan_model, o.inputs, o.json ? "json" : o.markdown ? "markdown" : o.html ? "html" : "", streams);
+  }
   std::vector<std::pair<std::string, accept::AcceptReport>> reports;
   for (const auto& input : o.inputs) {
     auto r = load(input, streams);
@@ -88,9 +104,6 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, Streams& strea
     reports.push_back(std::move(r).value());
   }
   const auto table = accept::compare_reports(reports);
-  if (static_cast<int>(o.markdown) + static_cast<int>(o.html) + static_cast<int>(o.json) > 1) {
-    return core::usage_error("--markdown, --html and --json: choose one");
-  }
   if (o.json) {
     streams.out << report::render_compare_json(table);
     return core::ExitCode::pass;
@@ -130,8 +143,26 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_option("INPUT", o->inputs, "Evidence bundle directories or report.json files")->required()->expected(1, -1);
   cmd->add_flag("--markdown", o->markdown, "Print a Markdown table");
   cmd->add_flag("--html", o->html, "Print a self-contained HTML page");
-  cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.compare/1)");
-  cmd->callback([o, &action] { action = [o](Streams& s) { return run_compare(*o, s); }; });
+  cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.compare/1; with --plan gpuvet.plan/1)");
+  cmd->add_option("--plan", o->plan_model,
+                  "Rank the bundles as offers for this model (preset, config.json or a parameter count) with their "
+                  "measured numbers; takes gpuvet plan's job options and --price NAME=USD per GPU-hour");
+  const auto own = cmd->get_options();
+  auto plan = add_bundle_plan_options(cmd);
+  std::vector<CLI::Option*> job_options;  // plan's options: meaningful with --plan only
+  for (auto* opt : cmd->get_options()) {
+    if (std::find(own.begin(), own.end(), opt) == own.end()) job_options.push_back(opt);
+  }
+  cmd->callback([o, plan, job_options, &action] {
+    std::string stray;
+    for (const auto* opt : job_options) {
+      if (opt->count() > 0 && o->plan_model.empty()) stray = opt->get_name();
+    }
+    action = [o, plan, stray](Streams& s) -> core::Result<core::ExitCode> {
+      if (!stray.empty()) return core::usage_error(fmt::format("compare: {} is a job option of --plan MODEL", stray));
+      return run_compare(*o, plan, s);
+    };
+  });
 }
 
 }  // namespace gpuvet::cli

@@ -1,6 +1,7 @@
 // gpuvet plan: which offer fits this model and what the run costs. Wiring only: the model from a
 // preset, a config.json or --params; the job from options; offers from --offer/--offers; the
 // arithmetic in plan/, the output in report/plan_*. Exit 0, or 1 when no offer fits; bad input 2.
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 
@@ -8,6 +9,7 @@
 
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/plan_bundles.hpp"
 #include "cli/plan_offers.hpp"
 #include "platform/user_file.hpp"
 #include "plan/model_sources.hpp"
@@ -42,6 +44,7 @@ struct PlanOptions {
   std::vector<std::string> offers;
   std::string offers_file;
   bool json = false;
+  std::vector<std::string> prices;  // NAME=USD per GPU-hour, for offers without a price (bundles, profiles)
   bool markdown = false;
   bool html = false;
   bool list_models = false;
@@ -95,6 +98,36 @@ core::Result<plan::Job> make_job(const PlanOptions& o) {
 }
 
 core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
+// --price NAME=USD: the price per GPU-hour of the offer called NAME.
+core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vector<plan::Offer>& offers) {
+  for (const auto& text : prices) {
+    const auto eq = text.find('=');
+    double usd = -1;
+    if (eq != std::string::npos) {
+      try {
+        std::size_t used = 0;
+        usd = std::stod(text.substr(eq + 1), &used);
+        if (used != text.size() - eq - 1) usd = -1;
+      } catch (const std::exception&) {
+        usd = -1;
+      }
+    }
+    if (eq == std::string::npos || eq == 0 || !(usd >= 0)) {
+      return core::usage_error(fmt::format("--price {}: expected NAME=USD_PER_GPU_HOUR with a price of 0 or more", text));
+    }
+    const std::string name = text.substr(0, eq);
+    auto it = std::find_if(offers.begin(), offers.end(), [&](const plan::Offer& o) { return o.name == name; });
+    if (it == offers.end()) {
+      std::string names;
+      for (const auto& o : offers) names += (names.empty() ? "" : ", ") + o.name;
+      return core::usage_error(fmt::format("--price {}: no offer is called {} (offers: {})", text, name, names));
+    }
+    it->price_per_gpu_hour = usd;
+    it->price_per_machine_hour.reset();
+  }
+  return true;
+}
+
   if (o.list_models) {
     for (const auto& m : plan::model_presets()) {
       streams.out << fmt::format("{:<14} {:>7.1f}B  {}\n", m.name, plan::count_params(m).total / 1e9, m.source);
@@ -123,6 +156,8 @@ core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
   }
   if (offers.empty()) return core::usage_error("no offers: give --offers FILE or --offer PROFILE|BUNDLE (gpuvet sim list)");
   const plan::Plan result = plan::make_plan(*model, *job, offers);
+  auto priced = apply_prices(o.prices, offers);
+  if (!priced) return priced.error();
   if (o.json) {
     streams.out << report::render_plan_json(result);
   } else if (o.markdown) {
@@ -137,31 +172,63 @@ core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
 }
 
 }  // namespace
+// The job's options (all but the model and the offers), shared with `compare --plan`.
+void add_job_options(CLI::App* cmd, PlanOptions& o) {
+  cmd->add_option("--workload", o.workload, "train or infer (default train)");
+  cmd->add_option("--tokens", o.tokens, "Tokens to train on (default 1e12), or output tokens to serve")->check(CLI::PositiveNumber);
+  cmd->add_option("--seq-len", o.seq_len, "Training sequence length (default 4096)")->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--global-batch", o.global_batch, "Sequences per optimizer step (default 1024)")->check(CLI::Range(1, 100'000'000));
+  cmd->add_option("--micro-batch", o.micro_batch, "Sequences per GPU per pass (default 1)")->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--precision", o.precision, "Training math: bf16 or fp8 (default bf16)");
+  cmd->add_option("--zero", o.zero, "ZeRO stage 0-3 (default: the smallest that fits)")->check(CLI::Range(0, 3));
+  cmd->add_flag("--fsdp", o.fsdp, "Fully sharded data parallel (= ZeRO-3)");
+  cmd->add_option("--tp", o.tp, "Tensor-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 64));
+  cmd->add_option("--pp", o.pp, "Pipeline-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--recompute", o.recompute, "Activation recomputation: none or full (default none)");
+  cmd->add_option("--weights", o.weights, "Inference weights: bf16, fp8, int8, int4 (default bf16)");
+  cmd->add_option("--kv-dtype", o.kv_dtype, "KV cache: bf16 or fp8 (default bf16)");
+  cmd->add_option("--context", o.context, "Inference context per sequence (default 8192)")->check(CLI::Range(1, 10'000'000));
+  cmd->add_option("--concurrent", o.concurrent, "Sequences decoded together (default 32)")->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--mfu", o.mfu, "Utilisation of the dense peak (default: published figure per GPU)")->check(CLI::Range(0.01, 1.0));
+  cmd->add_option("--availability", o.availability, "Share of wall time spent training (default 1.0)")->check(CLI::Range(0.05, 1.0));
+  cmd->add_flag("--no-overlap", o.no_overlap, "Days without hiding data-parallel traffic behind compute");
+  cmd->add_option("--price", o.prices, "NAME=USD: price per GPU-hour of the offer NAME (repeatable)")
+      ->allow_extra_args(false);  // one value each: never swallow the bundles after it
+}
+
 
 void add_plan_command(CLI::App& app, Action& action) {
+BundlePlanRunner add_bundle_plan_options(CLI::App* cmd) {
+  auto o = std::make_shared<PlanOptions>();
+  add_job_options(cmd, *o);
+  return [o](const std::string& model, const std::vector<std::string>& bundles, const std::string& format, Streams& streams) {
+    PlanOptions options = *o;
+    std::error_code ec;
+    if (std::filesystem::exists(model, ec) || plan::find_preset(model) != nullptr) {
+      options.model = model;
+    } else {
+      try {
+        std::size_t used = 0;
+        options.params = std::stod(model, &used);
+        if (used != model.size() || !(options.params > 0)) options.model = model;  // the error names it below
+      } catch (const std::exception&) {
+        options.model = model;
+      }
+    }
+    options.offers = bundles;
+    options.json = format == "json";
+    options.markdown = format == "markdown";
+    options.html = format == "html";
+    return run_plan(options, streams);
+  };
+}
+
   auto o = std::make_shared<PlanOptions>();
   auto* cmd = app.add_subcommand("plan", "Which offer fits this model: memory per GPU, communication share, days and cost");
   cmd->add_option("--model", o->model, "Preset (--list-models) or a Hugging Face config.json");
   cmd->add_option("--params", o->params, "Parameter count (e.g. 70e9); the architecture is estimated and labelled")
       ->check(CLI::PositiveNumber);
-  cmd->add_option("--workload", o->workload, "train or infer (default train)");
-  cmd->add_option("--tokens", o->tokens, "Tokens to train on (default 1e12), or output tokens to serve")->check(CLI::PositiveNumber);
-  cmd->add_option("--seq-len", o->seq_len, "Training sequence length (default 4096)")->check(CLI::Range(1, 10'000'000));
-  cmd->add_option("--global-batch", o->global_batch, "Sequences per optimizer step (default 1024)")->check(CLI::Range(1, 100'000'000));
-  cmd->add_option("--micro-batch", o->micro_batch, "Sequences per GPU per pass (default 1)")->check(CLI::Range(1, 1'000'000));
-  cmd->add_option("--precision", o->precision, "Training math: bf16 or fp8 (default bf16)");
-  cmd->add_option("--zero", o->zero, "ZeRO stage 0-3 (default: the smallest that fits)")->check(CLI::Range(0, 3));
-  cmd->add_flag("--fsdp", o->fsdp, "Fully sharded data parallel (= ZeRO-3)");
-  cmd->add_option("--tp", o->tp, "Tensor-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 64));
-  cmd->add_option("--pp", o->pp, "Pipeline-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 1024));
-  cmd->add_option("--recompute", o->recompute, "Activation recomputation: none or full (default none)");
-  cmd->add_option("--weights", o->weights, "Inference weights: bf16, fp8, int8, int4 (default bf16)");
-  cmd->add_option("--kv-dtype", o->kv_dtype, "KV cache: bf16 or fp8 (default bf16)");
-  cmd->add_option("--context", o->context, "Inference context per sequence (default 8192)")->check(CLI::Range(1, 10'000'000));
-  cmd->add_option("--concurrent", o->concurrent, "Sequences decoded together (default 32)")->check(CLI::Range(1, 1'000'000));
-  cmd->add_option("--mfu", o->mfu, "Utilisation of the dense peak (default: published figure per GPU)")->check(CLI::Range(0.01, 1.0));
-  cmd->add_option("--availability", o->availability, "Share of wall time spent training (default 1.0)")->check(CLI::Range(0.05, 1.0));
-  cmd->add_flag("--no-overlap", o->no_overlap, "Days without hiding data-parallel traffic behind compute");
+  add_job_options(cmd, *o);
   cmd->add_option("--offer", o->offers, "Simulator profile (gpuvet sim list) or acceptance bundle directory");
   cmd->add_option("--offers", o->offers_file, "Offers YAML file (docs/json.md, 'gpuvet plan')");
   cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.plan/1)");

@@ -47,9 +47,9 @@ int largest_nvlink_group(const core::Machine& machine) {
   return best;
 }
 
-// "8x H100 SXM5 80GB" or "4x A100 SXM4 80GB, 4x A100 PCIe 80GB" -> the first model's name.
+// "8x H100 SXM5 80GB" or "4x A100 SXM4 80GB, 4x A100 PCIe 80GB" (or "... + ...") -> the first model's name.
 std::string first_model_name(const std::string& observed) {
-  std::string s = observed.substr(0, observed.find(','));
+  std::string s = observed.substr(0, std::min(observed.find(','), observed.find(" + ")));
   const auto x = s.find("x ");
   if (x != std::string::npos && x > 0 && std::all_of(s.begin(), s.begin() + static_cast<long>(x), ::isdigit)) s = s.substr(x + 2);
   return s;

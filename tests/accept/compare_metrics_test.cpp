@@ -136,5 +136,32 @@ TEST_F(CompareMetrics, TextMarkdownAndHtmlShowTheSameRows) {
   EXPECT_EQ(run_cli({"compare", "--json", "--html", path("h100"), path("l40s")}).exit_code, 2);
 }
 
+// compare --plan: the bundles ranked as offers for a model with their measured numbers (issue 15).
+TEST_F(CompareMetrics, PlanRanksTheBundlesAsOffersWithTheirMeasuredNumbers) {
+  const auto run = run_cli({"compare", "--plan", "llama-3-8b", "--tokens", "1e11", "--price", "h100=3", "--price", "l40s=1",
+                            "--json", path("h100"), path("l40s"), path("h100-hot")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = json::parse(run.out);
+  EXPECT_EQ(j["schema"], "gpuvet.plan/1");
+  std::map<std::string, json> offers;
+  for (const auto& o : j["offers"]) offers[o["name"]] = o;
+  ASSERT_EQ(offers.size(), 3u);
+  EXPECT_TRUE(offers["h100"]["cost"].is_number());
+  EXPECT_TRUE(offers["h100-hot"]["cost"].is_null());  // no price given: unknown, not zero
+  // The throttled GPU's slower GEMMs pace every step: more days on the same machine type.
+  EXPECT_GT(offers["h100-hot"]["days"].get<double>(), offers["h100"]["days"].get<double>());
+  EXPECT_GT(offers["l40s"]["days"].get<double>(), offers["h100"]["days"].get<double>());
+  const auto text = run_cli({"compare", "--plan", "llama-3-8b", path("h100"), path("l40s")});
+  EXPECT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_NE(text.out.find("(measured "), std::string::npos) << text.out;  // numbers say they come from the bundle
+  // Job options need --plan; a price names an offer; plan reads whole bundles.
+  EXPECT_EQ(run_cli({"compare", "--tokens", "1e9", path("h100"), path("l40s")}).exit_code, 2);
+  const auto unknown = run_cli({"compare", "--plan", "llama-3-8b", "--price", "nope=1", path("h100"), path("l40s")});
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_NE(unknown.err.find("no offer is called nope (offers: h100, l40s)"), std::string::npos) << unknown.err;
+  EXPECT_EQ(run_cli({"compare", "--plan", "llama-3-8b", "--price", "h100=-1", path("h100"), path("l40s")}).exit_code, 2);
+  EXPECT_EQ(run_cli({"compare", "--plan", "llama-3-8b", path("h100") + "/report.json", path("l40s")}).exit_code, 2);
+}
+
 }  // namespace
 }  // namespace gpuvet::accept::testing
