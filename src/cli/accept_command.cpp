@@ -27,6 +27,7 @@
 #include "spec/spec.hpp"
 
 namespace gpuvet::cli {
+#include "report/text_wrap.hpp"
 
 namespace {
 
@@ -225,7 +226,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
     if (!finished) return finished.error();
     digest = std::move(finished).value();
   }
-  streams.out << summary_text(report, o.out_dir);
+  streams.out << report::fit_lines(summary_text(report, o.out_dir));
   if (!digest.empty()) {
     streams.out << fmt::format("Bundle digest (SHA-256 of its MANIFEST): {}{}\n", digest,
                                o.sign_key.empty() ? "" : "; signed (MANIFEST.sig)");

@@ -8,7 +8,9 @@
 #include "backends/cuda/cuda_backends.hpp"
 #include "backends/nvml/nvml_library.hpp"
 #include "backends/nvml/nvml_reader.hpp"
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
+#include "platform/environment.hpp"
 
 namespace gpuvet::cli {
 namespace {
@@ -65,7 +67,14 @@ const char* const kExitCodeHelp =
     "  4  environment: missing driver, library or permission on this machine\n"
     "  5  internal error in gpuvet (please report it)\n";
 
-core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
+core::ExitCode run(const std::vector<std::string>& given, Streams streams) {
+  std::vector<std::string> args = given;
+  const auto color = take_color_option(args, streams.out_is_terminal, platform::env("NO_COLOR"));
+  if (!color) {
+    streams.err << "gpuvet: " << color.error().message << "\n";
+    return core::ExitCode::usage;
+  }
+  streams.color = *color;
   CLI::App app{
       "gpuvet: is the multi-GPU server in front of you the one you paid for?\n"
       "Reads a live machine (NVML + sysfs), a vendor's pasted nvidia-smi output, or a simulated\n"
@@ -75,33 +84,45 @@ core::ExitCode run(const std::vector<std::string>& args, Streams streams) {
   app.set_version_flag("--version", std::function<std::string()>(version_text),
                        "Show the version, what gpuvet was built with and the CUDA, NVML, NCCL and cuBLAS libraries found");
   app.require_subcommand(1);
+  app.formatter(std::make_shared<FittedFormatter>());
+  // Taken out of the words before parsing (anywhere on the line); registered for help and completion.
+  app.add_option("--color", "ANSI colour: auto (on a terminal, unless NO_COLOR is set), always or never")
+      ->type_name("WHEN");
 
   Action action;
   add_inspect_command(app, action);
   add_analyze_command(app, action);
+  add_collect_command(app, action);
   add_sim_command(app, action);
   add_findings_command(app, action);
   add_burnin_command(app, action);
   add_report_command(app, action);
+  add_trend_command(app, action);
   add_nccl_command(app, action);
   add_bench_command(app, action);
+  add_monitor_command(app, action);
   add_spec_command(app, action);
   add_accept_command(app, action);
   add_verify_command(app, action);
   add_compare_command(app, action);
   add_plan_command(app, action);
   add_keygen_command(app, action);
+  add_help_command(app, action);
+  add_completion_command(app, action);
+  add_man_command(app, action);
 
-  add_collect_command(app, action);
-  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  const auto words = resolve_command_words(app, args);
+  if (!words) {
+    streams.err << "gpuvet: " << words.error().message << "\n";
+    return core::ExitCode::usage;
+  }
+  std::vector<std::string> reversed(words->rbegin(), words->rend());
   try {
     app.parse(reversed);
   } catch (const CLI::ParseError& e) {
     const int code = app.exit(e, streams.out, streams.err);
-  add_trend_command(app, action);
     return code == 0 ? core::ExitCode::pass : core::ExitCode::usage;
   }
-  add_monitor_command(app, action);
   if (!action) {
     streams.err << "gpuvet: no action for this command\n";
     return core::ExitCode::usage;

@@ -14,6 +14,7 @@ struct Streams {
   std::ostream& out;
   std::ostream& err;
   bool out_is_terminal = false;
+  bool color = false;  // ANSI colour in reports: decided by run() from --color, NO_COLOR and the terminal
 };
 
 core::ExitCode run(const std::vector<std::string>& args, Streams streams);

@@ -89,7 +89,7 @@ core::Result<core::ExitCode> run_bench(const BenchOptions& options, Streams& str
   if (measured.vram) analysis::judge_vram(*measured.vram, assessment);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::MachineReport report{"bench", target->machine, assessment, verdict, &measured};
-  streams.out << (options.json ? report::render_json(report) : report::render_bench_text(report, {streams.out_is_terminal}));
+  streams.out << (options.json ? report::render_json(report) : report::render_bench_text(report, {streams.color}));
   return core::exit_code_for(verdict);
 }
 

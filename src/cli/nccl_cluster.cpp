@@ -16,6 +16,7 @@
 #include "cli/nccl_render.hpp"
 #include "report/finding_json.hpp"
 #include "report/machine_report.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 namespace {
@@ -298,7 +299,7 @@ core::Result<core::ExitCode> run_nccl_cluster(const std::function<core::Result<N
       j["exit_code"] = code;
       streams.out << j.dump(2) << "\n";
     } else {
-      streams.out << render_text(nodes, cluster, cross, exit);
+      streams.out << report::fit_lines(render_text(nodes, cluster, cross, exit));
     }
   }
   auto shared = mpi.broadcast(code);

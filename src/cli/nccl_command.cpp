@@ -258,7 +258,7 @@ core::Result<core::ExitCode> run_nccl(const NcclOptions& options, Streams& strea
     streams.out << report::render_json(report);
   } else {
     streams.out << render_nccl_tables(node->results, node->map, node->machine) << "\n"
-                << report::render_text(report, {streams.out_is_terminal});
+                << report::render_text(report, {streams.color});
   }
   return core::exit_code_for(node->verdict);
 }

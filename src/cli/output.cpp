@@ -31,7 +31,7 @@ core::ExitCode judge_and_render(const std::string& command, const core::Machine&
   if (json) {
     streams.out << report::render_json(report);
   } else {
-    streams.out << report::render_text(report, {streams.out_is_terminal});
+    streams.out << report::render_text(report, {streams.color});
   }
   return core::exit_code_for(verdict);
 }

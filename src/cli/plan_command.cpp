@@ -15,6 +15,7 @@
 #include "plan/model_sources.hpp"
 #include "plan/plan.hpp"
 #include "report/plan_report.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 
@@ -130,7 +131,7 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vec
 
   if (o.list_models) {
     for (const auto& m : plan::model_presets()) {
-      streams.out << fmt::format("{:<14} {:>7.1f}B  {}\n", m.name, plan::count_params(m).total / 1e9, m.source);
+      streams.out << report::wrap_line(fmt::format("{:<14} {:>7.1f}B  {}", m.name, plan::count_params(m).total / 1e9, m.source), 25);
     }
     return core::ExitCode::pass;
   }

@@ -28,7 +28,7 @@ core::Result<core::ExitCode> render_burnin(const std::string& database, const st
   const auto assessment = judge->finish(record.run.status);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::BurninReport report{command, database, record, assessment, verdict};
-  streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.out_is_terminal));
+  streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.color));
   return core::exit_code_for(verdict);
 }
 

@@ -6,6 +6,7 @@
 
 #include "backends/sim/simulator.hpp"
 #include "cli/commands.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 
@@ -30,12 +31,13 @@ core::Result<core::ExitCode> run_sim_list(bool json, Streams& streams) {
   }
   streams.out << "Profiles (--sim NAME)\n";
   for (const auto& p : profiles) {
-    streams.out << fmt::format("  {:<22} {}{}\n", p.name, p.description,
-                               p.name == sim::kDefaultProfile ? " [default]" : "");
+    streams.out << report::wrap_line(fmt::format("  {:<22} {}{}", p.name, p.description,
+                                                 p.name == sim::kDefaultProfile ? " [default]" : ""),
+                                     25);
   }
   streams.out << "\nFaults (--fault NAME:key=value,...; repeatable)\n";
   for (const auto& f : faults) {
-    streams.out << fmt::format("  {:<46} {}\n", f.usage, f.description);
+    streams.out << report::wrap_line(fmt::format("  {:<46} {}", f.usage, f.description), 49);
   }
   return core::ExitCode::pass;
 }

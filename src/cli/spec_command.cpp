@@ -12,6 +12,7 @@
 #include "platform/user_file.hpp"
 #include "spec/spec.hpp"
 #include "spec/spec_templates.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 
@@ -26,7 +27,7 @@ struct SpecOptions {
 
 core::Result<core::ExitCode> run_list(Streams& streams) {
   streams.out << "Spec templates (gpuvet spec init --template NAME)\n";
-  for (const auto& t : spec::list_templates()) streams.out << fmt::format("  {:<14} {}\n", t.name, t.description);
+  for (const auto& t : spec::list_templates()) streams.out << report::wrap_line(fmt::format("  {:<14} {}", t.name, t.description), 17);
   return core::ExitCode::pass;
 }
 
@@ -45,7 +46,8 @@ core::Result<core::ExitCode> run_init(const SpecOptions& o, Streams& streams) {
   out << *text;
   out.flush();
   if (!out) return core::environment_error("cannot write " + o.output);
-  streams.err << fmt::format("wrote {} (template {}); check it with `gpuvet spec check {}`\n", o.output, o.template_name, o.output);
+  streams.err << report::wrap_line(
+      fmt::format("wrote {} (template {}); check it with `gpuvet spec check {}`", o.output, o.template_name, o.output), 2);
   return core::ExitCode::pass;
 }
 
@@ -63,7 +65,7 @@ core::Result<core::ExitCode> run_check(const SpecOptions& o, Streams& streams) {
   streams.out << fmt::format("{}: valid spec{}, {} clauses\n", o.file,
                              parsed->name.empty() ? "" : " '" + parsed->name + "'", clauses.size());
   for (const auto& c : clauses) {
-    streams.out << fmt::format("  {:<28} {:<12} {}  [{}]\n", c.id, c.stage, c.expected, c.source);
+    streams.out << report::wrap_line(fmt::format("  {:<28} {:<12} {}  [{}]", c.id, c.stage, c.expected, c.source), 44);
   }
   return core::ExitCode::pass;
 }

@@ -9,6 +9,7 @@
 #include "bundle/bundle_dir.hpp"
 #include "bundle/signature.hpp"
 #include "cli/commands.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 
@@ -44,8 +45,9 @@ core::Result<core::ExitCode> run_verify(const std::string& dir, const std::strin
   if (!result) return result.error();
   if (result->intact()) {
     auto digest = bundle::bundle_digest(dir);
-    streams.out << fmt::format("{}: intact ({} files match the MANIFEST; bundle digest {})\n", dir, result->files,
-                               digest ? *digest : "n/a");
+    streams.out << report::wrap_line(fmt::format("{}: intact ({} files match the MANIFEST; bundle digest {})", dir, result->files,
+                                                 digest ? *digest : "n/a"),
+                                     2);
     return check_signature(dir, key, streams);
   }
   streams.out << fmt::format("{}: TAMPERED: the bundle differs from its MANIFEST\n", dir);

@@ -5,6 +5,7 @@
 #include "report/machine_report.hpp"
 #include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::report {
 namespace {
@@ -84,7 +85,7 @@ std::string render_bench_text(const MachineReport& report, const TextOptions& op
     for (const auto& item : report.assessment.unverified) out += "  " + item + "\n";
   }
   out += "\n" + verdict_line(report.assessment, report.verdict, options.color);
-  return out;
+  return fit_lines(out);
 }
 
 }  // namespace gpuvet::report

@@ -11,6 +11,7 @@
 #include "report/finding_json.hpp"
 #include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::report {
 
@@ -163,7 +164,7 @@ std::string render_burnin_text(const BurninReport& report, bool color) {
   counts.findings = report.assessment.findings;
   counts.unverified = report.assessment.unverified;
   out += "\n" + verdict_line(counts, report.verdict, color);
-  return out;
+  return fit_lines(out);
 }
 
 }  // namespace gpuvet::report

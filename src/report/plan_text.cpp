@@ -3,6 +3,7 @@
 
 #include "report/plan_report.hpp"
 #include "report/text_table.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::report {
 
@@ -80,7 +81,7 @@ std::string render_plan_text(const plan::Plan& p) {
   }
   out += "\nAssumptions:\n";
   for (const auto& a : p.assumptions) out += "- " + a + "\n";
-  return out;
+  return fit_lines(out);
 }
 
 }  // namespace gpuvet::report

@@ -3,7 +3,10 @@
 // with throttle spans and events). Pure; each returns one <svg> element, well-formed XML.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "accept/accept_model.hpp"
 #include "core/machine.hpp"
@@ -15,10 +18,18 @@ namespace gpuvet::report {
 std::string svg_topology(const core::Machine& machine);
 
 // One cell per value, coloured by value/expected (red below 70 %, amber below 85 %, green);
-// without an expected value, by value/max. Absent values are grey "n/a".
-std::string svg_heatmap(const accept::HeatmapData& heatmap);
+// without an expected value, by value/max. Absent values are grey "n/a". Rows and columns of a
+// GPU in `failing_gpus` have red bold labels and an outline (class "failing").
+std::string svg_heatmap(const accept::HeatmapData& heatmap, const std::vector<int>& failing_gpus = {});
 
-// One polyline per series over a shared time axis; spans shaded, events as labelled markers.
-std::string svg_line_chart(const accept::SeriesData& series, int width = 720, int height = 260);
+// One polyline per series over a shared time axis with round ticks (1-2-5 values from zero,
+// whole minutes or hours); spans shaded, events as labelled markers. A series of a GPU in
+// `failing_gpus` is drawn thick, on top, and named "(failing)" in the legend; the others fade.
+// The legend wraps onto more rows rather than run past the width.
+std::string svg_line_chart(const accept::SeriesData& series, int width = 720, int height = 260,
+                           const std::vector<int>& failing_gpus = {});
+
+// The GPU a chart label names: "GPU 3", "GPU3" or "3" -> 3; anything else (CPU, "GPU 0-3") nullopt.
+std::optional<int> gpu_of_label(std::string_view label);
 
 }  // namespace gpuvet::report

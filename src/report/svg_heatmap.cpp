@@ -1,5 +1,6 @@
 // Heatmap as inline SVG: a labelled grid, each cell showing its value and coloured by how close
-// it comes to the expected value (or to the largest value when there is no expectation).
+// it comes to the expected value (or to the largest value when there is no expectation); the
+// rows and columns of failing GPUs outlined in red.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ const char* colour_for(double ratio) {
 
 }  // namespace
 
-std::string svg_heatmap(const accept::HeatmapData& h) {
+std::string svg_heatmap(const accept::HeatmapData& h, const std::vector<int>& failing_gpus) {
   constexpr int kCell = 56;
   constexpr int kLabel = 64;
   constexpr int kTop = 40;
@@ -33,7 +34,18 @@ std::string svg_heatmap(const accept::HeatmapData& h) {
     }
   }
   const double reference = h.expected && *h.expected > 0 ? *h.expected : max_value;
-  const int width = kLabel + cols * kCell + 8;
+  auto failing = [&](const std::vector<std::string>& labels, int i) {
+    if (i >= static_cast<int>(labels.size())) return false;
+    const auto gpu = gpu_of_label(labels[static_cast<size_t>(i)]);
+    return gpu && std::find(failing_gpus.begin(), failing_gpus.end(), *gpu) != failing_gpus.end();
+  };
+  auto label_style = [](bool bad) { return bad ? std::string(" class=\"failing\" fill=\"#cc0000\" font-weight=\"bold\"") : std::string(); };
+  const std::string caption = h.expected ? fmt::format("colour: % of expected {:.1f} {} (green >= 85 %, amber >= 70 %, red below)",
+                                                       *h.expected, h.unit)
+                                          : std::string("colour: % of the largest value (no expected value)");
+  // Wide enough for the title and the caption too (about 6.5 px per character at 11-12 px), so no text is clipped.
+  const int text_width = static_cast<int>(6.5 * static_cast<double>(std::max(caption.size(), h.title.size() + h.unit.size() + 3)));
+  const int width = std::max(kLabel + cols * kCell + 8, text_width);
   const int height = kTop + rows * kCell + 28;
   std::string out = fmt::format(
       "<svg class=\"heatmap\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
@@ -42,14 +54,14 @@ std::string svg_heatmap(const accept::HeatmapData& h) {
   out += fmt::format("<text x=\"0\" y=\"16\" font-weight=\"bold\">{} ({})</text>\n", xml_escape(h.title), xml_escape(h.unit));
   for (int c = 0; c < cols; ++c) {
     const std::string label = c < static_cast<int>(h.col_labels.size()) ? h.col_labels[c] : "";
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\">{}</text>\n",
-                       kLabel + c * kCell + kCell / 2, kTop - 6, xml_escape(label));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" font-size=\"11\"{}>{}</text>\n",
+                       kLabel + c * kCell + kCell / 2, kTop - 6, label_style(failing(h.col_labels, c)), xml_escape(label));
   }
   for (int r = 0; r < rows; ++r) {
     const std::string label = r < static_cast<int>(h.row_labels.size()) ? h.row_labels[r] : "";
     const int y = kTop + r * kCell;
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\">{}</text>\n", kLabel - 6,
-                       y + kCell / 2 + 4, xml_escape(label));
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\" font-size=\"11\"{}>{}</text>\n", kLabel - 6,
+                       y + kCell / 2 + 4, label_style(failing(h.row_labels, r)), xml_escape(label));
     for (int c = 0; c < cols; ++c) {
       const int x = kLabel + c * kCell;
       const auto& row = h.values[r];
@@ -61,10 +73,20 @@ std::string svg_heatmap(const accept::HeatmapData& h) {
                          y + kCell / 2 + 4, v ? fmt::format("{:.1f}", *v) : std::string("n/a"));
     }
   }
-  out += fmt::format("<text x=\"0\" y=\"{}\" font-size=\"11\">{}</text>\n", height - 8,
-                     h.expected ? fmt::format("colour: % of expected {:.1f} {} (green >= 85 %, amber >= 70 %, red below)",
-                                              *h.expected, xml_escape(h.unit))
-                                : std::string("colour: % of the largest value (no expected value)"));
+  // Outlines over the cells: the failing GPU's row and column.
+  for (int r = 0; r < rows; ++r) {
+    if (failing(h.row_labels, r)) {
+      out += fmt::format("<rect class=\"failing\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#cc0000\" "
+                         "stroke-width=\"3\"/>\n", kLabel, kTop + r * kCell, cols * kCell, kCell);
+    }
+  }
+  for (int c = 0; c < cols; ++c) {
+    if (failing(h.col_labels, c)) {
+      out += fmt::format("<rect class=\"failing\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#cc0000\" "
+                         "stroke-width=\"3\"/>\n", kLabel + c * kCell, kTop, kCell, rows * kCell);
+    }
+  }
+  out += fmt::format("<text x=\"0\" y=\"{}\" font-size=\"11\">{}</text>\n", height - 8, xml_escape(caption));
   out += "</svg>\n";
   return out;
 }

@@ -145,8 +145,9 @@ std::string svg_topology(const core::Machine& m) {
       right = std::max(right, x_of[a] + kBoxW);
       body += line(x_of[a] + kBoxW / 2, base, x_of[a] + kBoxW / 2, base + 40, "nvlink");
     }
+    const std::string label = fmt::format("NVSwitch fabric: NV{} between every GPU pair", max_links);
     body += box("nvswitch", left, base + 40, right - left, 28, "#b6d7a8",
-                fmt::format("NVSwitch fabric: NV{} between every GPU pair", max_links));
+                6.5 * static_cast<double>(label.size()) < right - left ? label : fmt::format("NVSwitch NV{}", max_links));
     height = base + 90;
   } else if (m.links) {
     int deepest = 0;
@@ -166,13 +167,15 @@ std::string svg_topology(const core::Machine& m) {
     }
     height = base + deepest + 24;
   }
-  const int width = std::max(kMargin * 2 + slot * kSlot, 320);
+  // Wide enough for every device box and for the title line (about 6.5 px per character), so
+  // nothing is clipped; the report scales the picture down to its column.
+  const std::string title = m.source + (m.simulated ? " (simulated)" : "");
+  const int width = std::max({kMargin * 2 + slot * kSlot, 320, kMargin * 2 + static_cast<int>(6.5 * static_cast<double>(title.size()))});
   std::string out = fmt::format(
       "<svg class=\"topology\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "role=\"img\" aria-label=\"machine topology\">\n",
       width, height);
-  out += fmt::format("<text x=\"{}\" y=\"14\" font-size=\"11\">{}</text>\n", kMargin,
-                     xml_escape(m.source + (m.simulated ? " (simulated)" : "")));
+  out += fmt::format("<text x=\"{}\" y=\"14\" font-size=\"11\">{}</text>\n", kMargin, xml_escape(title));
   return out + body + "</svg>\n";
 }
 

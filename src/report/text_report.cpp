@@ -5,9 +5,11 @@
 
 #include <optional>
 
+#include "report/finding_fold.hpp"
 #include "report/machine_report.hpp"
 #include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::report {
 
@@ -126,13 +128,17 @@ bool shown_as_interconnect(const core::Finding& f) { return f.code == "interconn
 
 }  // namespace
 
+// Findings folded (one per culprit, one per repeated shape) and wrapped to kTextWidth: the
+// message continues under itself, evidence and next step under their key.
 std::string findings_block(const std::vector<core::Finding>& findings, bool color) {
   std::string out;
-  for (const auto& f : findings) {
+  for (const auto& entry : fold_findings(findings)) {
+    const auto& f = entry.finding;
     if (shown_as_interconnect(f)) continue;
-    out += fmt::format("  {}  {:<26} {}\n", severity_tag(f.severity, color), f.code, f.message);
-    for (const auto& [key, value] : f.evidence) out += fmt::format("        {}: {}\n", key, value);
-    if (!f.next_step.empty()) out += fmt::format("        next step: {}\n", f.next_step);
+    out += wrap_line(fmt::format("  {}  {:<26} {}", severity_tag(f.severity, color), f.code, f.message), 35);
+    for (const auto& [key, value] : f.evidence) out += wrap_line(fmt::format("        {}: {}", key, value), 10);
+    if (!entry.summary.empty()) out += wrap_line("        " + entry.summary, 10);
+    if (!f.next_step.empty()) out += wrap_line(fmt::format("        next step: {}", f.next_step), 10);
   }
   return out.empty() ? "  none\n" : out;
 }
@@ -177,16 +183,18 @@ std::string size_cell(const core::Reading<std::uint64_t>& bytes) {
 }
 
 std::string collectives_block(const std::vector<core::CollectiveSummary>& runs) {
-  TextTable table({"Op", "Ranks", "Nodes", "Avg busbw printed/recomputed", "Peak busbw (size)", "Expected",
-                   "#wrong", "Source"});
+  // The source (often a long file path) goes under the table with the basis, so the table fits.
+  TextTable table({"Run", "Op", "Ranks", "Nodes", "Avg busbw printed/recomputed", "Peak busbw (size)", "Expected", "#wrong"});
   std::string bases;
+  int run = 0;
   for (const auto& c : runs) {
-    table.add_row({c.op, show(c.ranks), show(c.nodes),
+    ++run;
+    table.add_row({std::to_string(run), c.op, show(c.ranks), show(c.nodes),
                    fmt::format("{} / {} GB/s", gbps_cell(c.printed_avg_busbw_gbps), gbps_cell(c.avg_busbw_gbps)),
                    fmt::format("{} GB/s ({})", gbps_cell(c.peak_busbw_gbps), size_cell(c.peak_size_bytes)),
-                   c.expected_busbw_gbps ? fmt::format("{:.0f} GB/s", *c.expected_busbw_gbps) : "n/a", show(c.wrong),
-                   c.source});
-    bases += fmt::format("  {} expected: {}\n", c.op, c.expected_basis);
+                   c.expected_busbw_gbps ? fmt::format("{:.0f} GB/s", *c.expected_busbw_gbps) : "n/a", show(c.wrong)});
+    bases += wrap_line(fmt::format("  run {}: {}", run, c.source), 4);
+    bases += wrap_line(fmt::format("    {} expected: {}", c.op, c.expected_basis), 6);
   }
   return table.render(2) + bases;
 }
@@ -251,7 +259,7 @@ std::string render_text(const MachineReport& report, const TextOptions& options)
   }
   for (const auto& note : m.notes) out += "note: " + note + "\n";
   out += "\n" + verdict_line(report.assessment, report.verdict, options.color);
-  return out;
+  return fit_lines(out);
 }
 
 }  // namespace gpuvet::report

@@ -27,16 +27,27 @@ TEST(HtmlReport, SelfContainedWithCsp) {
   EXPECT_FALSE(std::regex_search(page, std::regex("<script|<link|<iframe|<img|@import|url\\(|src=|href=", std::regex::icase)));
 }
 
-TEST(HtmlReport, VerdictAndWhyComeFirst) {
+// Page 1 (the summary): verdict, machine and the failing clauses; the details start after it.
+TEST(HtmlReport, VerdictMachineAndFailingClausesComeFirst) {
   const auto page = html();
   const auto verdict = page.find("id=\"verdict\"");
-  const auto why = page.find("<h2>Why</h2>");
+  const auto machine = page.find("id=\"machine\"");
+  const auto failing = page.find("id=\"failing-clauses\"");
+  const auto details = page.find("<div class=\"details\">");
   const auto clauses = page.find("id=\"clauses\"");
   ASSERT_NE(verdict, std::string::npos);
-  EXPECT_LT(verdict, why);
-  EXPECT_LT(why, clauses);
+  EXPECT_LT(verdict, machine);
+  EXPECT_LT(machine, failing);
+  EXPECT_LT(failing, details);
+  EXPECT_LT(details, clauses);
+  const auto summary = page.substr(failing, details - failing);
+  EXPECT_NE(summary.find("gpu.same_batch"), std::string::npos);
+  EXPECT_NE(summary.find("bandwidth.h2d"), std::string::npos);  // not run: also keeps the verdict from passing
+  EXPECT_EQ(summary.find("gpu.count"), std::string::npos);      // passed: only in the full table
   EXPECT_NE(page.find("Verdict: FAIL"), std::string::npos);
   EXPECT_NE(page.find("SIMULATED machine"), std::string::npos);
+  EXPECT_NE(page.find(".details{break-before:page"), std::string::npos);
+  EXPECT_NE(page.find("@page{size:A4 portrait"), std::string::npos);
 }
 
 TEST(HtmlReport, ClausesFindingsAndChartsAreThere) {
