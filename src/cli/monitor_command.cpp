@@ -22,6 +22,7 @@
 #include "monitor/http_server.hpp"
 #include "monitor/journal_log.hpp"
 #include "monitor/monitor_daemon.hpp"
+#include "monitor/prometheus_rules.hpp"
 #include "monitor/scaled_clock.hpp"
 #include "platform/environment.hpp"
 #include "probes/live_machine.hpp"
@@ -251,8 +252,20 @@ void add_monitor_command(CLI::App& app, Action& action) {
   cmd->add_option("--duration", options->duration, "With --sim: stop after this much simulated time (e.g. 2h)");
   cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
   cmd->add_flag("--dcgm-names", options->dcgm_names, "Also expose dcgm-exporter's metric names and labels");
-  // Wiring point for `gpuvet monitor rules` (Prometheus alerting rules file, src/monitor/prometheus_rules).
-  cmd->callback([options, &action] {
+  // gpuvet monitor rules: the alert rules as a Prometheus alerting rules file (src/monitor/prometheus_rules).
+  auto rules_options = std::make_shared<monitor::RulesOptions>();
+  auto* rules = cmd->add_subcommand("rules", "Print the alert rules as a Prometheus alerting rules file (docs/monitor.md)");
+  rules->add_option("--speed", rules_options->speed,
+                    "Divide every window and for: by N, to pair with gpuvet monitor --sim --speed N (default 1)")
+      ->check(CLI::Range(0.001, 1e6));
+  rules->callback([rules_options, &action] {
+    action = [rules_options](Streams& streams) -> core::Result<core::ExitCode> {
+      streams.out << monitor::prometheus_alert_rules(*rules_options);
+      return core::ExitCode::pass;
+    };
+  });
+  cmd->callback([options, rules, &action] {
+    if (rules->parsed()) return;  // CLI11 runs the parent's callback after `rules`' own
     action = [options](Streams& streams) { return run_monitor(*options, streams); };
   });
 }
