@@ -14,6 +14,7 @@
 #include "accept/registry.hpp"
 #include "accept/runner.hpp"
 #include "bundle/bundle_dir.hpp"
+#include "bundle/default_out_dir.hpp"
 #include "bundle/evidence_bundle.hpp"
 #include "bundle/out_dir.hpp"
 #include "bundle/signature.hpp"
@@ -22,6 +23,7 @@
 #include "cli/accept_stage_wiring.hpp"
 #include "cli/commands.hpp"
 #include "cli/target.hpp"
+#include "cli/identity_sources.hpp"
 #include "platform/user_file.hpp"
 #include "report/text_table.hpp"
 #include "spec/spec.hpp"
@@ -38,6 +40,7 @@ struct AcceptOptions {
   bool fail_fast = false;
   TargetOptions target;  // --sim, --fault, --sysfs-root
   std::string sign_key;  // Ed25519 private key: MANIFEST.sig in the bundle
+  bool no_bundle = false;  // --no-bundle: no --out and no dated default directory
 };
 
 std::string utc_now() {
@@ -148,9 +151,22 @@ core::Result<std::string> finish_bundle(const AcceptOptions& o, const bundle::Ev
   return bundle::bundle_digest(o.out_dir);
 }
 
-core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams) {
+// Without --out (and without --no-bundle) the bundle goes to a new dated directory here, said on
+// stderr before stage 1 (and in the summary at the end).
+core::Result<std::string> default_bundle_dir(const core::Machine& m, Streams& streams) {
+  auto dir = bundle::create_default_out_dir(".", m.hostname.value_or(m.simulated ? "simulated" : "unknown-host"),
+                                            std::time(nullptr));
+  if (!dir) return dir.error();
+  const std::string name = dir->lexically_normal().string();
+  streams.err << fmt::format("gpuvet accept: no --out given: writing the evidence bundle to {}\n", name);
+  return name;
+}
+
+core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& streams) {
+  if (options.no_bundle && !options.out_dir.empty()) return core::usage_error("--no-bundle and --out: choose one");
+  if (options.no_bundle && !options.sign_key.empty()) return core::usage_error("--sign signs the bundle: not with --no-bundle");
+  AcceptOptions o = options;  // out_dir may become the dated default below
   if (!o.sign_key.empty()) {
-    if (o.out_dir.empty()) return core::usage_error("--sign needs --out DIR: it signs the bundle's MANIFEST");
     auto key = bundle::check_signing_key(o.sign_key);
     if (!key) return key.error();
   }
@@ -162,6 +178,11 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   if (!target) return target.error();
   auto machine = read_machine(target.value());
   if (!machine) return machine.error();
+  if (o.out_dir.empty() && !o.no_bundle) {
+    auto dir = default_bundle_dir(*machine, streams);
+    if (!dir) return dir.error();
+    o.out_dir = std::move(dir).value();
+  }
 
   accept::AcceptReport report;
   report.tool_version = GPUVET_VERSION;
@@ -175,6 +196,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& o, Streams& streams
   report.cuda_version = machine->cuda_version.value_or("n/a");
   report.quick = o.quick;
   report.fail_fast = o.fail_fast;
+  report.identity = gather_identity(*machine, o.target.sim_profile, o.target.sysfs_root);
 
   const auto& catalog = catalog::gpu_catalog();
   const auto assessment = analysis::judge_machine(*machine, catalog, accept::expectations_of(*spec));
@@ -240,7 +262,10 @@ void add_accept_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<AcceptOptions>();
   auto* cmd = app.add_subcommand("accept", "Check the machine against an acceptance spec; write the evidence bundle");
   cmd->add_option("--spec", o->spec_file, "The acceptance spec (YAML; `gpuvet spec init --template NAME`)")->required();
-  cmd->add_option("--out", o->out_dir, "Evidence bundle directory; a rerun with the same spec resumes (done stages are kept)");
+  cmd->add_option("--out", o->out_dir,
+                  "Evidence bundle directory; a rerun with the same spec resumes (done stages are kept). Default: a new "
+                  "gpuvet-accept-<host>-<UTC date-time> directory here");
+  cmd->add_flag("--no-bundle", o->no_bundle, "Write no evidence bundle (verdict on stdout only)");
   cmd->add_flag("--quick", o->quick,
                 "A first look (Slurm prolog): fewer copy samples, collectives on disjoint GPU pairs and 4-GPU subsets only, "
                 "no burn-in (not run, so the verdict is at best incomplete)");

@@ -87,7 +87,7 @@ TEST_F(AcceptCli, FullTemplatePassesWithTheBurninDatabaseInTheBundle) {
   EXPECT_EQ(report.exit_code, 0) << report.out << report.err;
   EXPECT_NE(report.out.find("04:00:00"), std::string::npos) << report.out;
   // A straggler fails the collectives and the burn-in, each naming GPU 3.
-  auto slow = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--fault", "straggler:gpu=3,factor=0.7"});
+  auto slow = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--fault", "straggler:gpu=3,factor=0.7"});
   EXPECT_EQ(slow.exit_code, 1);
   EXPECT_NE(slow.out.find("collectives.all_reduce.all failed: GPU 3 "), std::string::npos) << slow.out;
   EXPECT_NE(slow.out.find("burnin failed: GPU 3 "), std::string::npos) << slow.out;
@@ -120,14 +120,14 @@ TEST_F(AcceptCli, VerifyCatchesAOneByteChangeAMissingAndAnAddedFile) {
 
 TEST_F(AcceptCli, TrapsFailWithExitOne) {
   const auto a100 = write("a100.yaml", gates_only("hgx-a100-8x"));
-  auto trap = run_cli({"accept", "--spec", a100, "--sim", "nvlink-4plus4-8x"});
+  auto trap = run_cli({"accept", "--no-bundle", "--spec", a100, "--sim", "nvlink-4plus4-8x"});
   EXPECT_EQ(trap.exit_code, 1);
   EXPECT_NE(trap.out.find("interconnect failed"), std::string::npos) << trap.out;
   const auto h100 = write("h100.yaml", gates_only("hgx-h100-8x"));
-  auto l40s = run_cli({"accept", "--spec", h100, "--sim", "l40s-8x"});
+  auto l40s = run_cli({"accept", "--no-bundle", "--spec", h100, "--sim", "l40s-8x"});
   EXPECT_EQ(l40s.exit_code, 1);
   EXPECT_NE(l40s.out.find("workload failed"), std::string::npos) << l40s.out;
-  auto batch = run_cli({"accept", "--spec", h100, "--sim", "hgx-h100-8x", "--fault", "mixed-batch:gpu=2,vbios=96.00.30.00.01"});
+  auto batch = run_cli({"accept", "--no-bundle", "--spec", h100, "--sim", "hgx-h100-8x", "--fault", "mixed-batch:gpu=2,vbios=96.00.30.00.01"});
   EXPECT_EQ(batch.exit_code, 1);
   EXPECT_NE(batch.out.find("gpu.same_batch failed"), std::string::npos) << batch.out;
 }

@@ -34,7 +34,7 @@ bool has_line(const std::string& out, const std::string& status, const std::stri
 }
 
 TEST(AcceptCopyStages, CleanH100PassesBandwidthAndVram) {
-  auto run = run_cli({"accept", "--spec", spec_file(kAuto), "--sim", "hgx-h100-8x", "--quick"});
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec_file(kAuto), "--sim", "hgx-h100-8x", "--quick"});
   EXPECT_EQ(run.exit_code, 0) << run.out << run.err;
   EXPECT_TRUE(has_line(run.out, "PASS", "bandwidth.h2d")) << run.out;
   EXPECT_TRUE(has_line(run.out, "PASS", "bandwidth.p2p")) << run.out;
@@ -55,21 +55,21 @@ TEST(AcceptCopyStages, AutoClausesCarryTheEnvelopeForComparisons) {
 
 TEST(AcceptCopyStages, EachFaultFailsItsOwnClause) {
   const auto spec = spec_file(kAuto);
-  auto vram = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "vram-short:gpu=4,gib=60"});
+  auto vram = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "vram-short:gpu=4,gib=60"});
   EXPECT_EQ(vram.exit_code, 1);
   EXPECT_TRUE(has_line(vram.out, "FAIL", "vram")) << vram.out;
   EXPECT_TRUE(has_line(vram.out, "PASS", "bandwidth.p2p")) << vram.out;
-  auto p2p = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "p2p-disabled:gpu=3"});
+  auto p2p = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "p2p-disabled:gpu=3"});
   EXPECT_EQ(p2p.exit_code, 1);
   EXPECT_TRUE(has_line(p2p.out, "FAIL", "bandwidth.p2p")) << p2p.out;
   EXPECT_TRUE(has_line(p2p.out, "PASS", "bandwidth.h2d")) << p2p.out;
-  auto host = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "pcie-degraded:gpu=2,width=8"});
+  auto host = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--quick", "--fault", "pcie-degraded:gpu=2,width=8"});
   EXPECT_TRUE(has_line(host.out, "FAIL", "bandwidth.h2d")) << host.out;
   EXPECT_TRUE(has_line(host.out, "PASS", "bandwidth.p2p")) << host.out;
 }
 
 TEST(AcceptCopyStages, AFloorAboveWhatTheMachineDeliversFails) {
-  auto run = run_cli({"accept", "--spec", spec_file("bandwidth: {h2d_gbps: 60, p2p_gbps: auto}\n"), "--sim", "hgx-h100-8x", "--quick"});
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec_file("bandwidth: {h2d_gbps: 60, p2p_gbps: auto}\n"), "--sim", "hgx-h100-8x", "--quick"});
   EXPECT_EQ(run.exit_code, 1);
   EXPECT_NE(run.out.find("below the floor of 60 GB/s"), std::string::npos) << run.out;
 }

@@ -56,7 +56,7 @@ TEST(AcceptPromised, EnvelopesFollowTheSpecNotTheMachine) {
 
 TEST(AcceptPromised, AnL40sBoxFailsAnH100SpecsAutoBandwidth) {
   const auto spec = spec_file(gates_only("hgx-h100-8x") + "bandwidth: {h2d_gbps: auto, p2p_gbps: auto}\n");
-  auto run = run_cli({"accept", "--spec", spec, "--sim", "l40s-8x", "--quick"});
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "l40s-8x", "--quick"});
   EXPECT_EQ(run.exit_code, 1) << run.out;
   EXPECT_TRUE(has_line(run.out, "FAIL", "bandwidth.h2d")) << run.out;
   EXPECT_TRUE(has_line(run.out, "FAIL", "bandwidth.p2p")) << run.out;
@@ -65,7 +65,7 @@ TEST(AcceptPromised, AnL40sBoxFailsAnH100SpecsAutoBandwidth) {
 
 TEST(AcceptPromised, A4plus4BoxFailsAnNvswitchSpecsAutoBusbwWithBothNumbers) {
   const auto spec = spec_file(gates_only("hgx-a100-8x") + "collectives:\n  all_reduce: {all: auto}\n");
-  auto run = run_cli({"accept", "--spec", spec, "--sim", "nvlink-4plus4-8x", "--quick"});
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "nvlink-4plus4-8x", "--quick"});
   EXPECT_EQ(run.exit_code, 1) << run.out;
   EXPECT_TRUE(has_line(run.out, "FAIL", "collectives.all_reduce.all")) << run.out;
   EXPECT_TRUE(std::regex_search(run.out, std::regex("below 80 % of the 2[0-9][0-9] GB/s the promised machine delivers")))
@@ -75,7 +75,7 @@ TEST(AcceptPromised, A4plus4BoxFailsAnNvswitchSpecsAutoBusbwWithBothNumbers) {
 TEST(AcceptPromised, TheMachinePromisedStillPasses) {
   const auto spec = spec_file(gates_only("hgx-h100-8x") +
                               "bandwidth: {h2d_gbps: auto, p2p_gbps: auto}\ncollectives:\n  all_reduce: {2: auto, all: auto}\n");
-  auto run = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--quick"});
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--quick"});
   EXPECT_TRUE(has_line(run.out, "PASS", "bandwidth.h2d")) << run.out;
   EXPECT_TRUE(has_line(run.out, "PASS", "bandwidth.p2p")) << run.out;
   EXPECT_TRUE(has_line(run.out, "PASS", "collectives.all_reduce.2")) << run.out;

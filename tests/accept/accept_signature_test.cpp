@@ -89,8 +89,9 @@ TEST_F(AcceptSignature, AnotherKeyOrNoSignatureFails) {
 }
 
 TEST_F(AcceptSignature, AWrongSigningKeyIsRefusedBeforeAnythingRuns) {
-  auto no_out = run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--sign", key_});
-  EXPECT_EQ(no_out.exit_code, 2);
+  auto no_bundle = run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--no-bundle", "--sign", key_});
+  EXPECT_EQ(no_bundle.exit_code, 2);
+  EXPECT_NE(no_bundle.err.find("--sign signs the bundle"), std::string::npos) << no_bundle.err;
   auto not_key = run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--out", (dir_ / "x").string(), "--sign", spec_});
   EXPECT_EQ(not_key.exit_code, 2);
   EXPECT_NE(not_key.err.find("not an Ed25519 private key"), std::string::npos) << not_key.err;
