@@ -188,6 +188,32 @@ void check_stage(const json& s, const std::string& path) {
   array_at(s, path, "series", check_series);
 }
 
+// identity (optional): strings or null, with the reasons of the nulls.
+void check_identity(const json& id) {
+  const std::string path = "identity";
+  object(id, path);
+  string_at(id, path, "source");
+  bool_at(id, path, "simulated");
+  auto string_or_null = [](const json& o, const std::string& p, std::string_view key) {
+    const auto& v = field(o, p, key);
+    expect(v.is_string() || v.is_null(), join(p, key), "a string or null", v);
+  };
+  string_or_null(id, path, "hostname");
+  array_at(id, path, "software", [&](const json& s, const std::string& p) {
+    object(s, p);
+    for (auto key : {"key", "title", "source"}) string_at(s, p, key);
+    string_or_null(s, p, "value");
+    string_or_null(s, p, "absent");
+  });
+  array_at(id, path, "gpus", [&](const json& g, const std::string& p) {
+    object(g, p);
+    expect(field(g, p, "index").is_number_integer(), join(p, "index"), "a GPU index", field(g, p, "index"));
+    for (auto key : {"name", "serial", "uuid", "pci_bus_id", "vbios", "board_part_number"}) string_or_null(g, p, key);
+    const auto& absent = object_at(g, p, "absent");
+    for (const auto& [key, value] : absent.items()) expect(value.is_string(), join(p + ".absent", key), "a string", value);
+  });
+}
+
 void check_report(const json& j) {
   object(j, "(top level)");
   const auto& schema = field(j, "", "schema");
@@ -210,6 +236,7 @@ void check_report(const json& j) {
   bool_at(options, "options", "fail_fast");
   array_at(j, "", "stages", check_stage);
   array_at(j, "", "other_findings", check_finding);
+  if (const auto it = j.find("identity"); it != j.end() && !it->is_null()) check_identity(*it);
 }
 
 }  // namespace

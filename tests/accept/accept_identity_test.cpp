@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "accept/accept_json.hpp"
+#include "accept/compare.hpp"
 #include "accept_test_support.hpp"
 #include "backends/sim/simulator.hpp"
 #include "bundle/default_out_dir.hpp"
@@ -172,6 +173,26 @@ TEST_F(IdentityCli, AProfileWithoutSoftwareSaysSo) {
     EXPECT_TRUE(s["value"].is_null()) << s.dump();
     EXPECT_EQ(s["absent"], "not stated by simulator profile l40s-8x") << s.dump();
   }
+}
+
+}  // namespace
+}  // namespace gpuvet::accept::testing
+
+namespace gpuvet::accept::testing {
+namespace {
+
+// compare checks the identity section's shape like the rest of report.json.
+TEST(IdentitySchema, CompareRefusesAMistypedIdentity) {
+  AcceptReport r;
+  r.tool_version = "0.1.0";
+  r.identity = core::identity_of(sim("hgx-h100-8x"), {});
+  auto j = json::parse(render_report_json(r));
+  EXPECT_FALSE(check_report_schema(j.dump(), "a/report.json"));
+  j["identity"]["gpus"][2]["serial"] = 12345;
+  const auto e = check_report_schema(j.dump(), "a/report.json");
+  ASSERT_TRUE(e);
+  EXPECT_NE(e->message.find("a/report.json: identity.gpus[2].serial: expected a string or null, found number"), std::string::npos)
+      << e->message;
 }
 
 }  // namespace
