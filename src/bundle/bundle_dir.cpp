@@ -3,16 +3,12 @@
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <fstream>
 #include <system_error>
 
 #include "bundle/sha256.hpp"
 #include "bundle/signature.hpp"
+#include "platform/regular_file.hpp"
 
 namespace gpuvet::bundle {
 
@@ -26,31 +22,7 @@ core::Error fs_error(const std::string& what, const fs::path& path, const std::e
 
 // A regular file of at most `max_bytes`, read without following a link or blocking on a FIFO.
 core::Result<std::string> read_regular(const fs::path& path, std::size_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return core::input_error(fmt::format("cannot read {}: {}", path.string(), std::generic_category().message(errno)));
-  const struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return core::input_error(fmt::format("cannot read {}: not a regular file", path.string()));
-  }
-  if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-    return core::input_error(fmt::format("{}: {} bytes, more than the {} a gpuvet bundle file may have", path.string(),
-                                         st.st_size, max_bytes));
-  }
-  std::string content(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t done = 0;
-  while (done < content.size()) {
-    const ssize_t n = ::read(fd, content.data() + done, content.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return core::input_error(fmt::format("error reading {}: {}", path.string(), std::generic_category().message(errno)));
-    if (n == 0) break;  // shrank while read: the digest check tells
-    done += static_cast<std::size_t>(n);
-  }
-  content.resize(done);
-  return content;
+  return platform::read_regular_file(path, max_bytes, "a gpuvet bundle file may have");
 }
 
 // dir/MANIFEST parsed. No MANIFEST: bad_input.

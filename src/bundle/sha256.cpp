@@ -1,19 +1,16 @@
 // SHA-256 with libcrypto's EVP interface (the low-level SHA256_* calls are deprecated in 3.0).
 #include "bundle/sha256.hpp"
 
-#include <fcntl.h>
 #include <openssl/evp.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <array>
-#include <cerrno>
 #include <memory>
 #include <stdexcept>
-#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "platform/regular_file.hpp"
 
 namespace gpuvet::bundle {
 
@@ -47,8 +44,6 @@ class Hasher {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
 };
 
-std::string os_reason(int error) { return std::error_code(error, std::generic_category()).message(); }
-
 }  // namespace
 
 std::string sha256_hex(std::string_view data) {
@@ -58,25 +53,16 @@ std::string sha256_hex(std::string_view data) {
 }
 
 core::Result<std::string> sha256_file(const std::filesystem::path& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return core::input_error(fmt::format("cannot read {}: {}", path.string(), os_reason(errno)));
-  const struct Closer {
-    int fd;
-    ~Closer() { ::close(fd); }
-  } closer{fd};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    return core::input_error(fmt::format("cannot read {}: not a regular file", path.string()));
-  }
+  auto file = platform::RegularFile::open(path);
+  if (!file.ok()) return file.error();
   constexpr std::size_t kBuffer = 1u << 20;
   std::vector<unsigned char> buffer(kBuffer);
   Hasher h;
   while (true) {
-    const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return core::input_error(fmt::format("error reading {}: {}", path.string(), os_reason(errno)));
-    if (n == 0) break;
-    h.update(buffer.data(), static_cast<std::size_t>(n));
+    auto n = file.value().read(buffer.data(), buffer.size());
+    if (!n.ok()) return n.error();
+    if (n.value() == 0) break;
+    h.update(buffer.data(), n.value());
   }
   return h.hex();
 }
