@@ -58,7 +58,9 @@ std::vector<core::SoftwareVersion> live_software(const std::string& sysfs_root) 
   std::vector<core::SoftwareVersion> out;
   const auto runtime = cuda::runtime_versions();
   const auto build = cuda::build_versions();
-  out.push_back(from_version_line(kHostSoftware[0], build, "CUDA kernels", "gpuvet build"));
+  auto toolkit = from_version_line(kHostSoftware[0], build, "CUDA kernels", "gpuvet build");
+  if (toolkit.value) toolkit.value = toolkit.value->substr(0, toolkit.value->find(':'));  // "nvcc 13.0.88": the rest lists SASS targets
+  out.push_back(std::move(toolkit));
   out.push_back(from_version_line(kHostSoftware[1], runtime, "NCCL", "libnccl.so.2 (ncclGetVersion)"));
   out.push_back(from_version_line(kHostSoftware[2], runtime, "cuBLAS", "libcublas (cublasGetProperty)"));
   const platform::FsRoot root(sysfs_root);

@@ -181,6 +181,47 @@ TEST_F(IdentityCli, AProfileWithoutSoftwareSaysSo) {
 namespace gpuvet::accept::testing {
 namespace {
 
+#ifdef GPUVET_FAKE_NVML_FULL
+// A live run (the fake libnvidia-ml.so.1 serving a profile through the real NVML ABI): GPUs from
+// NVML; kernel, OS and fabric manager from files under --sysfs-root, which this fixture lacks, so
+// each is unknown with the path it looked at, never blank.
+TEST(IdentityLive, GpusFromNvmlHostFilesUnderTheRoot) {
+  const auto dir = fs::temp_directory_path() / ("gpuvet-identity-live-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "spec.yaml") << gates_only("hgx-h100-8x");
+  setenv("GPUVET_NVML_LIBRARY", GPUVET_FAKE_NVML_FULL, 1);
+  setenv("GPUVET_FAKE_NVML_PROFILE", "hgx-h100-8x", 1);
+  const std::string sysfs = std::string(GPUVET_FIXTURES) + "/sysfs/hgx-2socket";
+  auto run = run_cli({"accept", "--spec", (dir / "spec.yaml").string(), "--out", (dir / "b").string(), "--sysfs-root", sysfs});
+  unsetenv("GPUVET_FAKE_NVML_PROFILE");
+  unsetenv("GPUVET_NVML_LIBRARY");
+  ASSERT_NE(run.exit_code, 2) << run.err;
+  const auto versions = json::parse(read(dir / "b" / "versions.json"));
+  const auto machine = json::parse(read(dir / "b" / "machine.json"));
+  EXPECT_FALSE(versions["simulated"].get<bool>());
+  ASSERT_EQ(versions["gpus"].size(), machine["gpus"].size());
+  ASSERT_FALSE(versions["gpus"].empty());
+  EXPECT_EQ(versions["gpus"][0]["serial"], machine["gpus"][0]["serial"]);
+  EXPECT_EQ(versions["gpus"][0]["uuid"], machine["gpus"][0]["uuid"]);
+  std::map<std::string, json> sw;
+  for (const auto& s : versions["software"]) {
+    sw[s["key"]] = s;
+    if (s["value"].is_null()) {
+      EXPECT_TRUE(s["absent"].is_string() && !s["absent"].get<std::string>().empty()) << s.dump();
+    } else {
+      EXPECT_FALSE(s["value"].get<std::string>().empty()) << s.dump();
+    }
+  }
+  EXPECT_EQ(sw["driver"]["source"], "NVML");
+  EXPECT_TRUE(sw["driver"]["value"].is_string());
+  EXPECT_NE(sw["kernel"]["absent"].get<std::string>().find("/proc/sys/kernel/osrelease"), std::string::npos);
+  EXPECT_NE(sw["fabric_manager"]["absent"].get<std::string>().find("no fabric manager found"), std::string::npos);
+  for (const char* key : {"cuda_toolkit", "nccl", "cublas", "os"}) EXPECT_EQ(sw.count(key), 1u) << key;
+  fs::remove_all(dir);
+}
+#endif
+
 // compare checks the identity section's shape like the rest of report.json.
 TEST(IdentitySchema, CompareRefusesAMistypedIdentity) {
   AcceptReport r;
