@@ -2,6 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "report/html_escape.hpp"
 #include "report/plan_report.hpp"
@@ -56,9 +59,29 @@ std::string title(const plan::Plan& p) {
 }  // namespace
 
 std::string svg_step_breakdown(const plan::Plan& p) {
-  const int width = 760, label_w = 180, bar_h = 22, gap = 10, top = 10;
-  const int legend_h = 24;
-  const int height = top + static_cast<int>(p.offers.size()) * (bar_h + gap) + legend_h + 20;
+// Text is laid out at 7 px per character of 12 px sans-serif (Chromium draws about 6.5), so labels
+// keep their room; an offer name longer than kMaxNameChars is shortened with "..." and shown whole
+// in its tooltip. The legend wraps at the picture's width.
+constexpr double kCharPx = 7.0;
+constexpr std::size_t kMaxNameChars = 40;
+
+  const int bar_area = 490, total_w = 90, bar_h = 22, gap = 10, top = 10, legend_row = 22;
+  std::size_t name_chars = 0;
+  for (const auto& o : p.offers) name_chars = std::max(name_chars, std::min(o.offer.name.size(), kMaxNameChars));
+  const int label_w = std::max(120, static_cast<int>(kCharPx * static_cast<double>(name_chars)) + 16);
+  const int width = label_w + bar_area + total_w;
+  std::vector<std::pair<int, int>> legend_at;
+  int lx = 10, ly = 0;
+  for (const auto& seg : kSegments) {
+    const int item_w = 16 + static_cast<int>(kCharPx * static_cast<double>(std::string_view(seg.name).size())) + 14;
+    if (lx > 10 && lx + item_w > width) {
+      lx = 10;
+      ly += legend_row;
+    }
+    legend_at.emplace_back(lx, ly);
+    lx += item_w;
+  }
+  const int height = top + static_cast<int>(p.offers.size()) * (bar_h + gap) + ly + legend_row + 20;
   double longest = 0;
   for (const auto& o : p.offers) {
     const auto s = segments(o);
@@ -66,14 +89,21 @@ std::string svg_step_breakdown(const plan::Plan& p) {
     for (double v : s) sum += v;
     longest = std::max(longest, sum);
   }
-  const double scale = longest > 0 ? (width - label_w - 90) / longest : 0;
+  const double scale = longest > 0 ? bar_area / longest : 0;
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
       "aria-label=\"step time per offer\" font-family=\"sans-serif\" font-size=\"12\">\n",
       width, height, width, height);
   int y = top;
   for (const auto& o : p.offers) {
-    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n", label_w - 8, y + 15, xml_escape(o.offer.name));
+    std::string name = o.offer.name;
+    if (name.size() > kMaxNameChars) {
+      std::size_t cut = kMaxNameChars - 3;
+      while (cut > 0 && (static_cast<unsigned char>(name[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+      name = name.substr(0, cut) + "...";
+    }
+    out += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"end\"><title>{}</title>{}</text>\n", label_w - 8, y + 15,
+                       xml_escape(o.offer.name), xml_escape(name));
     double x = label_w;
     double sum = 0;
     const auto s = segments(o);
@@ -88,11 +118,10 @@ std::string svg_step_breakdown(const plan::Plan& p) {
     out += fmt::format("<text x=\"{:.1f}\" y=\"{}\">{:.3g} s</text>\n", x + 6, y + 15, sum);
     y += bar_h + gap;
   }
-  int lx = 10;
-  for (const auto& seg : kSegments) {
-    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n",
-                       lx, y + 6, seg.colour, lx + 16, y + 16, seg.name);
-    lx += 30 + static_cast<int>(std::string(seg.name).size()) * 6;
+  for (std::size_t i = 0; i < legend_at.size(); ++i) {
+    const auto [x, row] = legend_at[i];
+    out += fmt::format("<rect x=\"{}\" y=\"{}\" width=\"12\" height=\"12\" fill=\"{}\"/><text x=\"{}\" y=\"{}\">{}</text>\n", x,
+                       y + row + 6, kSegments[i].colour, x + 16, y + row + 16, kSegments[i].name);
   }
   out += "</svg>\n";
   return out;
@@ -129,7 +158,7 @@ std::string render_plan_html(const plan::Plan& p) {
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n<title>" + xml_escape(title(p)) +
                     "</title>\n<style>body{font-family:sans-serif;margin:24px;color:#222}table{border-collapse:collapse}"
                     "td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}"
-                    "th{background:#f4f4f4}.no{color:#b00}</style>\n</head>\n<body>\n";
+                    "th{background:#f4f4f4}.no{color:#b00}td{overflow-wrap:anywhere}svg{max-width:100%;height:auto}</style>\n</head>\n<body>\n";
   out += "<h1>" + xml_escape(title(p)) + "</h1>\n<p>" + xml_escape(p.model.source) + "</p>\n<table>\n";
   const auto table = rows(p);
   for (std::size_t i = 0; i < table.size(); ++i) {
