@@ -96,7 +96,8 @@ MetricRow gpus_row(const Reports& reports) {
     const auto* c = find_clause(r, "gpu.model");
     if (c != nullptr && c->status != ClauseStatus::not_run && c->observed != "n/a") {
       cell.text = c->observed;
-      cell.value = c->measured;  // the GPU count the inventory saw
+      const auto* count = find_clause(r, "gpu.count");
+      if (count != nullptr && count->status != ClauseStatus::not_run) cell.value = count->measured;  // GPUs the inventory saw
     }
     row.cells.push_back(cell);
   }
