@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "core/telemetry.hpp"
+#include "monitor/alert_windows.hpp"
 #include "monitor/monitor_snapshot.hpp"
 
 namespace gpuvet::monitor {
 
 // Documented in docs/monitor.md "Alert rules".
 struct AlertThresholds {
-  double util_window_s = 300;         // utilization compared over this window
+  double util_window_s = static_cast<double>(kUtilizationWindow.count());  // utilization compared over this window
   double util_below_share = 0.20;     // below (1 - share) x the group's mean utilization
   double busy_util_pct = 50;          // the group is busy when its mean utilization is at least this
   double counter_window_s = 900;      // a counter alert holds while the counter rose within this window
@@ -39,6 +40,9 @@ class AlertEvaluator {
 
   // The samples of one tick (t_s non-decreasing across calls), then its events, then end_tick.
   void on_sample(const core::TelemetrySample& sample);
+  // The same, with the caller's judgement of whether the GPU answers (the daemon knows which
+  // readings the GPU cannot report at all) and, if not, why: gpu_lost names that reason.
+  void on_sample(const core::TelemetrySample& sample, bool answers, const std::string& silence);
   void on_event(const core::TelemetryEvent& event, std::int64_t unix_ms);
   // Closes the tick at run time t_s (wall clock unix_ms): evaluates the rules over the windows.
   void end_tick(double t_s, std::int64_t unix_ms);

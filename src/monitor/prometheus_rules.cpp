@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/finding_catalog.hpp"
+#include "monitor/alert_windows.hpp"
 
 namespace gpuvet::monitor {
 namespace {
@@ -17,7 +18,6 @@ using core::Severity;
 
 // Windows at --speed 1.
 constexpr std::chrono::seconds kCounterWindow = 10min;   // counter increase
-constexpr std::chrono::seconds kUtilWindow = 30min;      // utilization mean per GPU and group
 constexpr std::chrono::seconds kTrendWindow = 1h;        // temperature and clock against peers
 constexpr std::chrono::seconds kTrendFor = 2h;           // catalogue: "for at least 2 h"
 constexpr std::chrono::seconds kStateFor = 5min;         // throttling, an unhealthy daemon
@@ -59,22 +59,26 @@ PrometheusRule alert(std::string name, std::string code, Severity severity, std:
 }
 
 PrometheusRuleGroup peer_rules(const Scaler& scale) {
-  const std::string util = scale.range(kUtilWindow);
+  // The daemon's window (alert_windows.hpp). avg_over_time cannot tell a full window from a series
+  // that began a minute ago, so `for:` holds the alert as long again; the daemon waits for a full
+  // window instead (docs/monitor.md "Alerting rules (Prometheus)").
+  const std::string util = scale.range(kUtilizationWindow);
+  const std::string per_gpu = "gpu:gpuvet_gpu_utilization_ratio:avg" + prometheus_duration(kUtilizationWindow);
+  const std::string per_target = "instance:gpuvet_gpu_utilization_ratio:avg" + prometheus_duration(kUtilizationWindow);
   const std::string trend = scale.range(kTrendWindow);
   PrometheusRuleGroup g{"gpuvet-peers", 0s, {}};
-  g.rules.push_back(record("gpu:gpuvet_gpu_utilization_ratio:avg30m", "avg_over_time(gpuvet_gpu_utilization_ratio" + util + ")"));
-  g.rules.push_back(record("instance:gpuvet_gpu_utilization_ratio:avg30m",
-                           "avg by (job, instance) (gpu:gpuvet_gpu_utilization_ratio:avg30m)"));
+  g.rules.push_back(record(per_gpu, "avg_over_time(gpuvet_gpu_utilization_ratio" + util + ")"));
+  g.rules.push_back(record(per_target, "avg by (job, instance) (" + per_gpu + ")"));
   // "More than 20 % below the group's mean" read as relative: below 0.8 x the mean of all the
   // target's GPUs (itself included), while that mean is at least 50 % (the group is busy).
   g.rules.push_back(alert(
       "GpuvetUtilizationBelowPeers", "utilization_below_peers", Severity::warn,
-      "gpu:gpuvet_gpu_utilization_ratio:avg30m\n"
+      per_gpu + "\n"
       "  < on (job, instance) group_left ()\n"
-      "    (0.8 * instance:gpuvet_gpu_utilization_ratio:avg30m)\n"
+      "    (0.8 * " + per_target + ")\n"
       "and on (job, instance)\n"
-      "  (instance:gpuvet_gpu_utilization_ratio:avg30m >= 0.5)",
-      scale(kUtilWindow),
+      "  (" + per_target + " >= 0.5)",
+      scale(kUtilizationWindow),
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} is busy {{ $value | humanizePercentage }} of the time, "
       "more than 20 % below the mean of its group"));
 

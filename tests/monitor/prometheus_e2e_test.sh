@@ -10,7 +10,7 @@
 set -euo pipefail
 gpuvet="$1"
 prometheus="${2:-prometheus}"
-speed=180          # 30 min utilization window -> 10 s, for: 30m -> 10 s
+speed=180          # 5 min utilization window and for: 5m -> 2 s each (rounded from 1.7 s)
 deadline_s=90
 tmp="$(mktemp -d)"
 pids=()

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analysis/finding_catalog.hpp"
+#include "monitor/alert_evaluator.hpp"
 #include "monitor/prometheus_rules.hpp"
 
 namespace gpuvet::monitor {
@@ -45,8 +46,11 @@ TEST(PrometheusRules, RulesFileCarriesCodeSeverityAndNextStep) {
   EXPECT_NE(text.find("groups:\n"), std::string::npos);
   EXPECT_NE(text.find("      - alert: GpuvetUtilizationBelowPeers\n"), std::string::npos);
   EXPECT_NE(text.find("          code: utilization_below_peers\n          severity: warn\n"), std::string::npos);
-  EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[30m])"), std::string::npos);
-  EXPECT_NE(text.find("        for: 30m\n"), std::string::npos);
+  // The daemon's evaluator and the rules share one utilization window (alert_windows.hpp).
+  EXPECT_EQ(AlertThresholds{}.util_window_s, 300.0);
+  EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[5m])"), std::string::npos);
+  EXPECT_NE(text.find("gpu:gpuvet_gpu_utilization_ratio:avg5m\n"), std::string::npos);
+  EXPECT_NE(text.find("        for: 5m\n"), std::string::npos);
   EXPECT_NE(text.find("        for: 2h\n"), std::string::npos);
   // The catalogue's next step for nvlink_errors_growing.
   const auto* nvlink = analysis::find_finding_info("nvlink_errors_growing");
@@ -56,10 +60,10 @@ TEST(PrometheusRules, RulesFileCarriesCodeSeverityAndNextStep) {
 
 TEST(PrometheusRules, SpeedDividesEveryWindowAndFor) {
   const std::string text = prometheus_alert_rules({180});
-  EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[10s])"), std::string::npos);  // 30m / 180
+  EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[2s])"), std::string::npos);   // 5m / 180
   EXPECT_NE(text.find("        for: 40s\n"), std::string::npos);                                 // 2h / 180
   EXPECT_NE(text.find("increase(gpuvet_xid_events_total[3s])"), std::string::npos);              // 10m / 180
-  EXPECT_EQ(text.find("[30m]"), std::string::npos);
+  EXPECT_EQ(text.find("[5m]"), std::string::npos);
   EXPECT_EQ(text.find("for: 2h"), std::string::npos);
   EXPECT_NE(text.find("divided by 180"), std::string::npos);
 }
