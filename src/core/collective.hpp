@@ -55,6 +55,13 @@ struct CollectiveRun {
   // > 1 when the file held that many separate runs of the same test, each of one process
   // (nccl-tests built without MPI and started under mpirun): this run is one of them.
   int separate_runs = 1;
+  // From NCCL_DEBUG=INFO lines (empty without them): the (host, CUDA device) pairs their
+  // "host:pid:tid [dev]" prefixes name, kept only when no Rank line lists the devices (rank -1,
+  // name ""); and the lines that show the paths between GPUs, quoted with their line number.
+  std::vector<RankDevice> debug_devices;
+  std::string nvswitch_evidence;   // NVLS support, "NVL[..] - NVS/": the GPUs sit on NVSwitches
+  std::string nvlink_evidence;     // "type NVL/...", "+ NVL[": NVLink between the node's GPUs
+  std::string pcie_path_evidence;  // "type PIX/..." (PHB, SYS, ...): NCCL's ring runs over PCIe
 };
 
 // What the judge makes of one run: the numbers a buyer compares and the envelope it expected.

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <set>
 
 namespace gpuvet::parsers {
@@ -31,6 +32,61 @@ core::Machine from_ranks(const core::CollectiveRun& run) {
                                   fmt::join(hosts, ", ")));
   }
   return m;
+}
+
+// GPUs named only by NCCL INFO prefixes ("host:pid:tid [dev]"): where, not what.
+core::Machine from_debug(const core::CollectiveRun& run) {
+  core::Machine m;
+  std::set<std::string> hosts;
+  for (const auto& d : run.debug_devices) hosts.insert(d.host);
+  std::vector<std::string> seen;
+  for (const auto& d : run.debug_devices) {
+    core::Gpu g;
+    // The position, not the CUDA device number: a log shows the devices that printed, and gaps
+    // in their numbers are not missing GPUs (the note names each device).
+    g.index = static_cast<int>(m.gpus.size());
+    g.name = core::Reading<std::string>::absent("NCCL INFO lines do not name the GPU model");
+    g.pci_bus_id = d.bus_id.empty() ? core::Reading<std::string>::absent("not in the NCCL INFO lines")
+                                    : core::Reading<std::string>(d.bus_id);
+    m.gpus.push_back(std::move(g));
+    seen.push_back(fmt::format("{} device {}", d.host, d.device));
+  }
+  m.source = "NCCL INFO lines of " + run.source;
+  if (hosts.size() == 1) m.hostname = *hosts.begin();
+  m.notes.push_back(fmt::format("{} GPU(s) seen in the NCCL INFO lines ({}); the log has no Rank lines, so their models "
+                                "are unknown and GPUs that printed nothing are not listed",
+                                m.gpus.size(), fmt::join(seen, ", ")));
+  return m;
+}
+
+// What NCCL's own lines say about the paths between the GPUs, else that the logs cannot say.
+void add_path_evidence(const std::vector<core::CollectiveRun>& collectives, core::Machine& m) {
+  if (collectives.empty()) return;
+  for (const auto& run : collectives) {
+    if (!run.nvswitch_evidence.empty()) {
+      m.nvswitch_present = true;
+      m.notes.push_back(fmt::format("NVSwitch seen by NCCL in {} ({}): NVLS and NVS paths exist only on NVSwitch systems",
+                                    run.source, run.nvswitch_evidence));
+      return;
+    }
+  }
+  for (const auto& run : collectives) {
+    if (!run.nvlink_evidence.empty()) {
+      m.notes.push_back(fmt::format("NCCL used NVLink between the GPUs in {} ({}); whether every pair has it is not shown",
+                                    run.source, run.nvlink_evidence));
+      return;
+    }
+  }
+  for (const auto& run : collectives) {
+    if (!run.pcie_path_evidence.empty()) {
+      m.notes.push_back(fmt::format("NCCL's rings ran over PCIe paths in {} ({}): NCCL found no NVLink between these GPUs, "
+                                    "or was told not to use it",
+                                    run.source, run.pcie_path_evidence));
+      return;
+    }
+  }
+  m.notes.push_back("the nccl-tests logs carry no NCCL topology lines (NCCL_DEBUG=INFO prints NVLS and graph "
+                    "\"type NVL/PIX\" lines): the interconnect is not read from them");
 }
 
 // The largest GPU label of the GPU matrices, + 1; 0 when none.
@@ -77,6 +133,9 @@ core::Machine machine_from_benchmarks(const std::vector<core::CollectiveRun>& co
   for (const auto& run : collectives) {
     if (run.rank_devices.size() > best.gpus.size()) best = from_ranks(run);
   }
+  for (const auto& run : collectives) {
+    if (run.debug_devices.size() > best.gpus.size()) best = from_debug(run);
+  }
   for (const auto& run : bandwidth) {
     auto m = from_devices(run);
     if (m.gpus.size() > best.gpus.size()) best = std::move(m);
@@ -84,6 +143,7 @@ core::Machine machine_from_benchmarks(const std::vector<core::CollectiveRun>& co
   for (auto& g : best.gpus) {
     g.memory_total_mib = core::Reading<std::uint64_t>::absent("benchmark logs do not print it");
   }
+  add_path_evidence(collectives, best);
   return best;
 }
 

@@ -14,7 +14,10 @@ namespace gpuvet::parsers {
 // The machine of the log that lists the most GPUs: one Gpu per rank (index = rank; a multi-node
 // run lists every node's GPUs, with a note naming the hosts) or per CUDA device; hostname when one
 // host. Without device lines, an nvbandwidth / p2p matrix of GPU labels gives GPUs with unknown
-// names. Absent names stay absent. Returns a machine with no GPUs when no log lists any.
+// names. Without Rank lines, the (host, device) pairs of NCCL INFO prefixes give GPUs of unknown
+// model. Absent names stay absent. Returns a machine with no GPUs when no log lists any.
+// NCCL's own path lines set nvswitch_present (NVLS, "NVL[..] - NVS/") or add a note (NVLink or
+// PCIe rings); nccl-tests logs without them get a note that the interconnect is not read from them.
 core::Machine machine_from_benchmarks(const std::vector<core::CollectiveRun>& collectives,
                                       const std::vector<core::BandwidthRun>& bandwidth);
 

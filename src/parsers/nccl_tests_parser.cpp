@@ -13,6 +13,7 @@
 #include "parsers/bandwidth_plausibility.hpp"
 #include "parsers/benchmark_log_lines.hpp"
 #include "parsers/nccl_tests_infer.hpp"
+#include "parsers/nccl_debug_info.hpp"
 #include "parsers/nccl_tests_log.hpp"
 #include "parsers/nccl_tests_parser.hpp"
 #include "parsers/nccl_tests_table.hpp"
@@ -57,6 +58,8 @@ struct Log {
   std::map<std::uint64_t, size_t> size_seen;
   size_t avg_seen = 0;
   size_t header_seen = 0;
+  NcclDebugFacts debug;  // from the NCCL INFO lines, for every run of the file
+  bool only_debug = false;  // NCCL INFO lines and nothing of nccl-tests (an excerpt of NCCL_DEBUG output)
 
   Part& part(size_t k) {
     while (parts.size() <= seg_base + k) parts.emplace_back();
@@ -212,6 +215,7 @@ core::CollectiveRun build_run(const Log& log, Part& p, const std::string& file_n
   run.source = "nccl-tests (" + file_name + ")";
   run.rows = std::move(p.rows);
   fill_ranks(p, run);
+  apply_nccl_debug_facts(log.debug, run);
   if (run.rows.empty()) {
     run.op = log.binary_op.value_or("unknown");
   } else {
@@ -243,8 +247,9 @@ core::CollectiveRun build_run(const Log& log, Part& p, const std::string& file_n
   }
   if (!log.cut_row.empty()) run.notes.push_back(log.cut_row);
   if (run.rows.empty()) {
-    run.notes.push_back(log.header_line > 0 || log.units_line ? "the table has no result rows: no collective completed"
-                                                              : "no result table: no collective completed");
+    run.notes.push_back(log.only_debug ? "only NCCL INFO lines, no nccl-tests table: no result to judge"
+                        : log.header_line > 0 || log.units_line ? "the table has no result rows: no collective completed"
+                                                                : "no result table: no collective completed");
   }
   return run;
 }
@@ -299,6 +304,7 @@ core::Result<std::vector<core::CollectiveRun>> parse_nccl_tests_runs(std::string
     const bool last = is_last_line(lines, i);
     read_version(t, log);
     if (is_nccl_debug_line(t)) {
+      read_nccl_debug_line(t, line.number, log.debug);
       if (is_nccl_warn_line(t)) quote(log.warns, log.more_warns, line, t);
       continue;
     }
@@ -346,9 +352,10 @@ core::Result<std::vector<core::CollectiveRun>> parse_nccl_tests_runs(std::string
     log.seg_has_rows = true;
     any_sign = true;
   }
-  if (log.parts.empty() && !any_sign && log.warns.empty()) {
+  if (log.parts.empty() && !any_sign && log.warns.empty() && log.debug.devices.empty()) {
     return core::input_error(file_name + ": no nccl-tests result table found");
   }
+  log.only_debug = !any_sign && log.warns.empty();
   if (log.parts.empty()) log.parts.emplace_back();
   std::vector<core::CollectiveRun> runs;
   for (auto& p : log.parts) {
