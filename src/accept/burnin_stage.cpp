@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 
+#include "accept/burnin_clause.hpp"
 #include "accept/clauses.hpp"
 #include "analysis/burnin_judge.hpp"
 #include "analysis/soak_totals.hpp"
@@ -22,12 +23,6 @@ namespace gpuvet::accept {
 namespace {
 
 constexpr std::size_t kSeriesPoints = 240;  // per GPU and chart: enough for a page, small in report.json
-
-// Findings whose threshold the spec sets with a tolerance; the rest of the judge's failures fail
-// the clause as they are.
-bool decided_by_tolerance(const std::string& code) {
-  return code == "throttle_reasons" || code == "ecc_errors_new" || code == "xid_event" || code == "nvlink_errors_growing";
-}
 
 // The charts, from the store's per-minute rollups (never the samples): at most kSeriesPoints
 // points per GPU and chart, consecutive minutes averaged when the run is longer.
@@ -167,7 +162,7 @@ class BurninStage final : public Stage {
     const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {
       return g.nvlinks && !g.nvlinks->empty();
     });
-    for (auto& c : record.clauses) decide(c, limits, *stored, judged, totals, *outcome, *path, has_nvlink);
+    for (auto& c : record.clauses) decide_burnin_clause(c, {limits, *stored, judged, totals, outcome->status, *path, has_nvlink});
     // An interrupted soak is not a finished stage: a resumed accept runs it again (the database of
     // this attempt stays in the bundle).
     const bool interrupted = outcome->status == core::BurninStatus::interrupted;
@@ -181,94 +176,6 @@ class BurninStage final : public Stage {
     record.status = StageStatus::error;
     record.reason = e.message;
     return record;
-  }
-
-  static void decide(ClauseResult& c, const spec::BurninLimits& limits, const core::BurninRecord& stored,
-                     const core::BurninAssessment& judged, const analysis::SoakTotals& totals,
-                     const probes::BurninOutcome& outcome, const std::string& db, bool has_nvlink) {
-    if (c.id != "burnin") return;
-    c.unit = "h";
-    c.target = limits.duration_s / 3600;
-    c.measured = totals.recorded_s / 3600;
-    c.observed = fmt::format("{:.2f} h recorded on {} GPUs; throttled {}; {} new uncorrectable ECC; {} Xid; {} new NVLink errors{}",
-                             totals.recorded_s / 3600, stored.gpus.size(),
-                             totals.throttle_fraction ? fmt::format("{:.1f} % (worst GPU {})", *totals.throttle_fraction * 100, totals.throttle_gpu)
-                                                      : std::string("unknown"),
-                             totals.ecc_uncorrectable_new ? std::to_string(*totals.ecc_uncorrectable_new) : "unknown",
-                             totals.xid_events,
-                             totals.nvlink_errors_new ? std::to_string(*totals.nvlink_errors_new) : "not reported",
-                             db == ":memory:" ? "" : " (telemetry: " + db + ")");
-
-    std::vector<std::string> failures;
-    for (const auto& f : judged.findings) {
-      if (f.severity != core::Severity::fail || decided_by_tolerance(f.code)) continue;
-      failures.push_back(f.message);
-      c.findings.push_back(f.code);
-    }
-    // A GPU lost or stopped for safety fails the soak whatever Xid count the spec tolerates.
-    for (const auto& e : stored.events) {
-      if (e.kind != core::TelemetryEventKind::gpu_lost && e.kind != core::TelemetryEventKind::safety_stop) continue;
-      failures.push_back(fmt::format("GPU {} at {:.2f} h: {}", e.gpu, e.t_s / 3600, e.message));
-      const char* code = e.kind == core::TelemetryEventKind::gpu_lost ? "gpu_missing" : "safety_stop";
-      if (std::find(c.findings.begin(), c.findings.end(), code) == c.findings.end()) c.findings.push_back(code);
-    }
-    auto over = [&](bool exceeded, const char* code, std::string message) {
-      if (!exceeded) return;
-      failures.push_back(std::move(message));
-      if (std::find(c.findings.begin(), c.findings.end(), code) == c.findings.end()) c.findings.push_back(code);
-    };
-    std::vector<std::string> unknown;
-    auto missing = [&](const std::vector<int>& gpus, const char* what) {
-      if (gpus.empty()) return;
-      std::string list;
-      for (int g : gpus) list += (list.empty() ? "" : ",") + std::to_string(g);
-      unknown.push_back(fmt::format("{} of GPU {}", what, list));
-    };
-    missing(totals.gpus_without_throttle_reasons, "throttle reasons");
-    if (totals.throttle_fraction) {
-      over(*totals.throttle_fraction > limits.throttle_max_fraction, "throttle_reasons",
-           fmt::format("GPU {} throttled {:.1f} % of the time, more than the {:g} % tolerated", totals.throttle_gpu,
-                       *totals.throttle_fraction * 100, limits.throttle_max_fraction * 100));
-    }
-    // A card without ECC (GeForce) has no uncorrectable-error counter: nothing to count, which is
-    // not the same as a counter that could not be read.
-    const bool no_ecc = !stored.gpus.empty() && std::all_of(stored.gpus.begin(), stored.gpus.end(), [&](const core::BurninGpu& g) {
-      return std::any_of(stored.unsupported.begin(), stored.unsupported.end(), [&](const core::UnsupportedField& u) {
-        return u.gpu == g.index && u.field == "ecc_uncorrected";
-      });
-    });
-    // Totals over the GPUs that did report are a lower bound: exceeding the tolerance fails even when
-    // some GPU's counter is missing (which alone leaves the clause not run).
-    if (no_ecc) {
-      c.observed += "; the GPUs have no ECC";
-    } else {
-      missing(totals.gpus_without_ecc, "uncorrectable ECC counters");
-      if (totals.ecc_uncorrectable_new) {
-        over(*totals.ecc_uncorrectable_new > static_cast<std::uint64_t>(limits.ecc_uncorrectable_max), "ecc_errors_new",
-             fmt::format("{} new uncorrectable ECC errors, more than the {} tolerated", *totals.ecc_uncorrectable_new,
-                         limits.ecc_uncorrectable_max));
-      }
-    }
-    over(totals.xid_events > static_cast<std::uint64_t>(limits.xid_max), "xid_event",
-         fmt::format("{} Xid events, more than the {} tolerated", totals.xid_events, limits.xid_max));
-    if (has_nvlink) missing(totals.gpus_without_nvlink, "NVLink error counters");
-    if (totals.nvlink_errors_new) {
-      over(*totals.nvlink_errors_new > static_cast<std::uint64_t>(limits.nvlink_errors_max), "nvlink_errors_growing",
-           fmt::format("{} new NVLink errors (CRC, recoveries), more than the {} tolerated", *totals.nvlink_errors_new, limits.nvlink_errors_max));
-    }
-    // Tolerance findings of the judge travel with the clause as evidence when they decided it.
-    if (!failures.empty()) {
-      c.status = ClauseStatus::fail;
-    } else if (outcome.status != core::BurninStatus::completed || totals.recorded_s + stored.run.interval_s < limits.duration_s) {
-      c.reason = fmt::format("the burn-in ended after {:.2f} h of the {:.2f} h the spec requires ({})", totals.recorded_s / 3600,
-                             limits.duration_s / 3600, core::to_string(outcome.status));
-    } else if (!judged.unverified.empty() || !unknown.empty()) {
-      for (const auto& u : judged.unverified) unknown.push_back(u);
-      c.reason = "could not verify: " + fmt::format("{}", fmt::join(unknown, "; "));
-    } else {
-      c.status = ClauseStatus::pass;
-    }
-    for (const auto& f : failures) c.reason += (c.reason.empty() ? "" : "; ") + f;
   }
 
   BurninStageSetup setup_;

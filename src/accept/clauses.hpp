@@ -3,12 +3,37 @@
 // so every clause id and its wording lives in one place (docs/spec.md lists them).
 #pragma once
 
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "accept/accept_model.hpp"
 #include "spec/spec.hpp"
 
 namespace gpuvet::accept {
+
+// The fixed clause ids as typed identifiers: clauses.cpp names the clauses with them and the
+// stages pick the clause they decide by them. Collective clauses are collectives.<op>.<n|all>.
+namespace clause_id {
+inline constexpr std::string_view gpu_count = "gpu.count";
+inline constexpr std::string_view gpu_model = "gpu.model";
+inline constexpr std::string_view gpu_same_batch = "gpu.same_batch";
+inline constexpr std::string_view workload = "workload";
+inline constexpr std::string_view interconnect = "interconnect";
+inline constexpr std::string_view pcie = "pcie";
+inline constexpr std::string_view nics = "nics";
+inline constexpr std::string_view numa = "numa";
+inline constexpr std::string_view gpu_memory = "gpu.memory";
+inline constexpr std::string_view gpu_health = "gpu.health";
+inline constexpr std::string_view bandwidth_h2d = "bandwidth.h2d";
+inline constexpr std::string_view bandwidth_p2p = "bandwidth.p2p";
+inline constexpr std::string_view vram = "vram";
+inline constexpr std::string_view collectives_scaling = "collectives.scaling";
+inline constexpr std::string_view burnin = "burnin";
+}  // namespace clause_id
+
+// collectives.<op>.<gpus|all>: the id of a busbw clause (gpus 0: all GPUs).
+std::string collective_clause_id(std::string_view op, int gpus);
 
 // inventory: gpu.count, gpu.model, gpu.same_batch, workload
 std::vector<ClauseResult> inventory_clauses(const spec::Spec& spec);

@@ -13,6 +13,7 @@
 
 #include "accept/clauses.hpp"
 #include "analysis/collective_attribution.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/judge.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/gpu_ordinals.hpp"
@@ -77,8 +78,8 @@ core::Reading<double> first_busbw(const SetResult& r) {
 // A finding of a measured set that fails any clause built on that set: wrong results, a hang, and
 // (for `auto` clauses) busbw below the envelope's fail line.
 bool fails_clause(const core::Finding& f, bool judged_by_envelope) {
-  return f.code == "collective_wrong_results" || f.code == "collective_hung" ||
-         (judged_by_envelope && f.code == "busbw_below_expected" && f.severity == core::Severity::fail);
+  return f.code == analysis::code::collective_wrong_results || f.code == analysis::code::collective_hung ||
+         (judged_by_envelope && f.code == analysis::code::busbw_below_expected && f.severity == core::Severity::fail);
 }
 
 // The first few reasons and how many more: a slow GPU fails dozens of sets, and the report lists
@@ -208,13 +209,13 @@ class CollectivesStage final : public Stage {
   static void decide(ClauseResult& c, const StageContext& ctx, const std::map<api::CollectiveOp, OpResults>& results,
                      const std::vector<int>& gpus, bool quick, const std::string& stopped) {
     const int n = static_cast<int>(gpus.size());
-    if (c.id == "collectives.scaling") {
+    if (c.id == clause_id::collectives_scaling) {
       decide_scaling(c, ctx, results, n, stopped);
       return;
     }
     const spec::BusbwFloor* floor = nullptr;
     for (const auto& f : ctx.spec.busbw) {
-      if (c.id == fmt::format("collectives.{}.{}", f.op, f.gpus == 0 ? "all" : std::to_string(f.gpus))) floor = &f;
+      if (c.id == collective_clause_id(f.op, f.gpus)) floor = &f;
     }
     if (!floor) return;
     const auto op = api::parse_collective_op(floor->op);
@@ -255,7 +256,7 @@ class CollectivesStage final : public Stage {
     for (const auto& s : sets) {
       for (const auto& f : s.findings) {
         if (!fails_clause(f, !floor)) continue;
-        hung = hung || f.code == "collective_hung";
+        hung = hung || f.code == analysis::code::collective_hung;
         if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
         failures.push_back(f.message);
       }
@@ -293,7 +294,7 @@ class CollectivesStage final : public Stage {
       // The GPU or link to blame first: it explains the slow sets listed after it.
       std::vector<std::string> blamed;
       for (const auto& f : attribution) {
-        if (f.severity == core::Severity::info || f.code == "scaling_below_expected") continue;
+        if (f.severity == core::Severity::info || f.code == analysis::code::scaling_below_expected) continue;
         c.findings.push_back(f.code);
         blamed.push_back(f.message);
       }

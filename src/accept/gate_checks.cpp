@@ -3,6 +3,9 @@
 // (so the report names the finding codes that decided it).
 #include "accept/gate_checks.hpp"
 
+#include "accept/clauses.hpp"
+#include "analysis/finding_codes.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -13,6 +16,8 @@
 namespace gpuvet::accept {
 
 namespace {
+
+namespace code = analysis::code;
 
 void set_fail(ClauseResult& c, std::string reason) {
   if (c.status == ClauseStatus::fail) {
@@ -61,7 +66,7 @@ void gpu_count(ClauseResult& c, const StageContext& ctx) {
     c.observed += fmt::format(" usable of {} attached", *ctx.machine.attached_gpus);
   }
   if (seen != want) set_fail(c, fmt::format("{} GPUs found, {} promised", seen, want));
-  apply_findings(c, ctx.assessment, {"gpu_missing"}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::gpu_missing}, core::Severity::warn);
   conclude(c, {});
 }
 
@@ -89,7 +94,7 @@ void gpu_model(ClauseResult& c, const StageContext& ctx) {
     }
   }
   if (ctx.machine.gpus.empty()) set_fail(c, "no GPU found");
-  apply_findings(c, ctx.assessment, {"mixed_inventory"}, core::Severity::fail);
+  apply_findings(c, ctx.assessment, {code::mixed_inventory}, core::Severity::fail);
   conclude(c, missing);
 }
 
@@ -149,7 +154,7 @@ void same_batch(ClauseResult& c, const StageContext& ctx) {
   }
   c.observed = equal.empty() ? "n/a" : fmt::format("equal: {}", fmt::join(equal, ", "));
   if (!unknown.empty()) c.observed += fmt::format("; not reported: {}", fmt::join(unknown, ", "));
-  apply_findings(c, ctx.assessment, {"mixed_inventory"}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::mixed_inventory}, core::Severity::warn);
   conclude(c, missing.empty() ? std::string() : fmt::format("{}", fmt::join(missing, "; ")));
 }
 
@@ -169,7 +174,7 @@ void workload(ClauseResult& c, const StageContext& ctx) {
   for (const auto& [cls, gpus] : classes) {
     if (cls != "training") set_fail(c, fmt::format("GPU {}: {} cards, rented for training", fmt::join(gpus, ","), cls));
   }
-  apply_findings(c, ctx.assessment, {"card_class_mismatch"}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::card_class_mismatch}, core::Severity::warn);
   conclude(c, missing);
 }
 
@@ -189,7 +194,7 @@ void interconnect(ClauseResult& c, const StageContext& ctx) {
       set_fail(c, fmt::format("found {} ({})", core::to_string(ic.cls), ic.reasoning));
     }
   }
-  apply_findings(c, ctx.assessment, {"interconnect_not_as_claimed", "nvlink_down", "fabric_not_ready"}, core::Severity::fail);
+  apply_findings(c, ctx.assessment, {code::interconnect_not_as_claimed, code::nvlink_down, code::fabric_not_ready}, core::Severity::fail);
   conclude(c, missing);
 }
 
@@ -214,7 +219,7 @@ void pcie(ClauseResult& c, const StageContext& ctx) {
   }
   for (const auto& [what, gpus] : short_of) set_fail(c, fmt::format("GPU {}: {}", fmt::join(gpus, ","), what));
   c.observed = counted(links);
-  apply_findings(c, ctx.assessment, {"pcie_link_degraded"}, core::Severity::fail);
+  apply_findings(c, ctx.assessment, {code::pcie_link_degraded}, core::Severity::fail);
   conclude(c, missing);
 }
 
@@ -243,7 +248,7 @@ void nics(ClauseResult& c, const StageContext& ctx) {
     set_fail(c, fmt::format("{} good ports, {} promised{}", good, want.count,
                             bad.empty() ? "" : fmt::format(" ({})", fmt::join(bad, "; "))));
   }
-  apply_findings(c, ctx.assessment, {"nic_down"}, core::Severity::fail);
+  apply_findings(c, ctx.assessment, {code::nic_down}, core::Severity::fail);
   conclude(c, {});
 }
 
@@ -271,8 +276,8 @@ void numa(ClauseResult& c, const StageContext& ctx) {
       }
     }
   }
-  apply_findings(c, ctx.assessment, {"gpu_numa_misplaced"}, core::Severity::warn);
-  apply_findings(c, ctx.assessment, {"numa_imbalance"}, core::Severity::fail);
+  apply_findings(c, ctx.assessment, {code::gpu_numa_misplaced}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::numa_imbalance}, core::Severity::fail);
   conclude(c, missing);
 }
 
@@ -295,7 +300,7 @@ void memory(ClauseResult& c, const StageContext& ctx) {
   c.unit = "GiB";
   if (ctx.machine.gpus.empty()) missing = "no GPU reported";
   // The judge allows for the ECC and driver reservation (a healthy 80 GB card reports ~79.6 GiB).
-  apply_findings(c, ctx.assessment, {"memory_below_advertised"}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::memory_below_advertised}, core::Severity::warn);
   conclude(c, missing);
 }
 
@@ -309,7 +314,7 @@ void health(ClauseResult& c, const StageContext& ctx) {
     }
   }
   c.observed = "no pending remap, remap failure or retired page reported";
-  apply_findings(c, ctx.assessment, {"row_remap_pending", "row_remap_failure", "retired_pages"}, core::Severity::warn);
+  apply_findings(c, ctx.assessment, {code::row_remap_pending, code::row_remap_failure, code::retired_pages}, core::Severity::warn);
   if (c.status == ClauseStatus::fail) c.observed = "see findings";
   conclude(c, missing);
 }
@@ -318,13 +323,14 @@ void health(ClauseResult& c, const StageContext& ctx) {
 
 void decide_gate_clause(ClauseResult& c, const StageContext& ctx) {
   using Fn = void (*)(ClauseResult&, const StageContext&);
-  static const std::map<std::string, Fn, std::less<>> kDeciders = {
-      {"gpu.count", gpu_count}, {"gpu.model", gpu_model}, {"gpu.same_batch", same_batch}, {"workload", workload},
-      {"interconnect", interconnect}, {"pcie", pcie}, {"nics", nics}, {"numa", numa},
-      {"gpu.memory", memory}, {"gpu.health", health}};
+  static const std::map<std::string_view, Fn, std::less<>> kDeciders = {
+      {clause_id::gpu_count, gpu_count},       {clause_id::gpu_model, gpu_model}, {clause_id::gpu_same_batch, same_batch},
+      {clause_id::workload, workload},         {clause_id::interconnect, interconnect}, {clause_id::pcie, pcie},
+      {clause_id::nics, nics},                 {clause_id::numa, numa},           {clause_id::gpu_memory, memory},
+      {clause_id::gpu_health, health}};
   // Without GPUs only the count (0 of N: fail) and the network ports can be decided; every
   // other promise about GPUs would hold vacuously, so it is not run.
-  if (ctx.machine.gpus.empty() && c.id != "gpu.count" && c.id != "nics") {
+  if (ctx.machine.gpus.empty() && c.id != clause_id::gpu_count && c.id != clause_id::nics) {
     c.status = ClauseStatus::not_run;
     c.reason = "the machine picture lists no GPU";
     return;

@@ -5,13 +5,12 @@
 #include <iostream>
 #include <ostream>
 
+#include "accept/copy_pipeline.hpp"
 #include "analysis/judge.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
 #include "cli/target.hpp"
 #include "cli/target_options.hpp"
-#include "probes/bandwidth_probe.hpp"
-#include "probes/vram_probe.hpp"
 #include "report/machine_report.hpp"
 
 namespace gpuvet::cli {
@@ -63,13 +62,24 @@ core::Result<core::ExitCode> run_bench(const BenchOptions& options, Streams& str
   bw.on_testcase = [&](const std::string& key) {
     if (progress) streams.err << "gpuvet bench: " << key << "\n";
   };
+  // The picture only sets expectations here: its own findings belong to `gpuvet inspect`.
+  const auto& catalog = catalog::gpu_catalog();
+  auto assessment = analysis::judge_machine(target->machine, catalog, {});
+  assessment.findings.clear();
+  assessment.unverified.clear();
   const std::vector<std::pair<std::string, probes::BandwidthSuite>> suites = {
       {"host", probes::BandwidthSuite::host}, {"p2p", probes::BandwidthSuite::p2p}, {"memory", probes::BandwidthSuite::memory}};
+  std::vector<probes::BandwidthSuite> chosen;
   for (const auto& [name, suite] : suites) {
-    if (options.suite != name && options.suite != "all") continue;
-    auto run = probes::run_bandwidth_suite(*target->backend, suite, bw);
-    if (!run) return run.error();
-    measured.bandwidth.push_back(std::move(run).value());
+    if (options.suite == name || options.suite == "all") chosen.push_back(suite);
+  }
+  // The same observe-and-judge pipeline as accept's bandwidth and VRAM stages.
+  auto judged = accept::observe_copies(*target->backend, chosen, bw, target->machine, catalog, assessment.interconnect);
+  if (!judged) return judged.error();
+  for (auto& s : judged.value()) {
+    measured.bandwidth.push_back(std::move(s.run));
+    assessment.findings.insert(assessment.findings.end(), s.judged.findings.begin(), s.judged.findings.end());
+    assessment.bandwidth.insert(assessment.bandwidth.end(), s.judged.bandwidth.begin(), s.judged.bandwidth.end());
   }
   if (options.suite == "vram" || options.suite == "all") {
     probes::VramOptions vo;
@@ -77,16 +87,13 @@ core::Result<core::ExitCode> run_bench(const BenchOptions& options, Streams& str
     vo.on_gpu = [&](int g) {
       if (progress) streams.err << "gpuvet bench: VRAM check of GPU " << g << "\n";
     };
-    auto run = probes::run_vram_check(*target->backend, vo);
-    if (!run) return run.error();
-    measured.vram = std::move(run).value();
+    auto vram = accept::observe_vram(*target->backend, vo);
+    if (!vram) return vram.error();
+    const auto& v = vram->judged;
+    assessment.findings.insert(assessment.findings.end(), v.findings.begin(), v.findings.end());
+    assessment.unverified.insert(assessment.unverified.end(), v.unverified.begin(), v.unverified.end());
+    measured.vram = std::move(vram.value().run);
   }
-  // The picture only sets expectations here: its own findings belong to `gpuvet inspect`.
-  auto assessment = analysis::judge_machine(target->machine, catalog::gpu_catalog(), {});
-  assessment.findings.clear();
-  assessment.unverified.clear();
-  analysis::judge_bandwidth(measured.bandwidth, target->machine, catalog::gpu_catalog(), assessment);
-  if (measured.vram) analysis::judge_vram(*measured.vram, assessment);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::MachineReport report{"bench", target->machine, assessment, verdict, &measured};
   streams.out << (options.json ? report::render_json(report) : report::render_bench_text(report, {streams.color}));
