@@ -17,7 +17,9 @@ namespace {
 enum class Start { none, smi_xml, smi_xml_root, smi_q, topo, smi_table, nvlink, nccl, nvbandwidth, p2p, ib, dcgmi, kernel, prompt };
 
 bool repeats(Start s) {
-  return s == Start::nvlink || s == Start::nccl || s == Start::ib || s == Start::kernel || s == Start::smi_xml_root;
+  // nvidia-smi -q pasted twice stays one section: its parser folds the repeats (smi_query_duplicates).
+  return s == Start::nvlink || s == Start::nccl || s == Start::ib || s == Start::kernel || s == Start::smi_xml_root ||
+         s == Start::smi_q;
 }
 
 // "$ nvidia-smi topo -m", "root@node1:~# nvidia-smi -q", "(venv) user@h:~$ ./all_reduce_perf -g 8".

@@ -41,7 +41,8 @@ struct Paste {
 // "<?xml", a topo -m header, the nvidia-smi table's top border, an nvlink -s GPU line, "# nThread",
 // "nvbandwidth Version", the p2pBandwidthLatencyTest title, ibstat "CA '", ibv_devinfo "hca_id:",
 // the dcgmi box, NVRM kernel lines, a shell prompt line "$ nvidia-smi ...") unless it continues
-// the output of the same kind (NCCL INFO lines, further ibstat ports ...). Lines before the first
+// the output of the same kind (NCCL INFO lines, further ibstat ports, an nvidia-smi -q pasted twice
+// ...). Lines before the first
 // start belong to the first section (warnings nvidia-smi prints above its log). nullopt when the
 // text is a single output: parse it whole.
 std::optional<Paste> split_paste(std::string_view text);
