@@ -11,7 +11,7 @@
 namespace gpuvet::report {
 namespace {
 
-namespace chromium = testing::chromium;
+namespace chromium = ::gpuvet::testing::chromium;
 
 TEST(HtmlChromium, StragglerReportFitsA1280PixelWindow) {
   GPUVET_REQUIRE_CHROMIUM();

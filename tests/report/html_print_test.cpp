@@ -14,8 +14,8 @@
 namespace gpuvet::report {
 namespace {
 
-namespace chromium = testing::chromium;
-namespace pdf = testing::pdf;
+namespace chromium = ::gpuvet::testing::chromium;
+namespace pdf = ::gpuvet::testing::pdf;
 
 constexpr double kA4WidthPt = 595.28;   // 210 mm
 constexpr double kA4HeightPt = 841.89;  // 297 mm

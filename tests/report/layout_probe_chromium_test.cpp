@@ -11,8 +11,8 @@
 namespace gpuvet::report {
 namespace {
 
-namespace chromium = testing::chromium;
-namespace pdf = testing::pdf;
+namespace chromium = ::gpuvet::testing::chromium;
+namespace pdf = ::gpuvet::testing::pdf;
 
 int reported(const nlohmann::json& layout, const std::string& element) {
   int n = 0;

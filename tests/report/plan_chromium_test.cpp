@@ -16,7 +16,7 @@
 namespace gpuvet::report {
 namespace {
 
-namespace chromium = testing::chromium;
+namespace chromium = ::gpuvet::testing::chromium;
 namespace fs = std::filesystem;
 
 TEST(PlanChromium, OffersPageFitsA1280PixelWindow) {
