@@ -212,9 +212,18 @@ void rank(MetricRow& row, const std::vector<std::string>& labels) {
   } else {
     const double a = *row.cells[w].value;
     const double b = *row.cells[next].value;
-    const double diff = b != 0 ? std::abs(a - b) / std::abs(b) * 100.0 : 0.0;
-    row.why = fmt::format("{}: {}, {:.0f} % {} {} ({}); {} is better", labels[w], shown(w), diff, higher ? "above" : "below",
-                          labels[next], number(b), higher ? "higher" : "lower");
+    // How far ahead, in the words that read best: points for percentages, "N.Nx" for a multiple,
+    // else percent above or below the runner-up.
+    std::string ahead;
+    if (row.unit == "%") {
+      ahead = fmt::format("{:.1f} points {}", std::abs(a - b), higher ? "above" : "below");
+    } else if (higher && b > 0 && a / b >= 2) {
+      ahead = fmt::format("{:.1f}x", a / b);
+    } else {
+      ahead = fmt::format("{:.0f} % {}", b != 0 ? std::abs(a - b) / std::abs(b) * 100.0 : 0.0, higher ? "above" : "below");
+    }
+    row.why = fmt::format("{}: {}, {} {} ({}); {} is better", labels[w], shown(w), ahead, labels[next], number(b),
+                          higher ? "higher" : "lower");
   }
   row.why += missing_note;
 }

@@ -4,6 +4,7 @@
 // bundle lacks shown as "not measured", never a loss. Text, Markdown, HTML and JSON.
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <fmt/format.h>
 
 #include <filesystem>
 #include <fstream>
@@ -82,6 +83,11 @@ TEST_F(CompareMetrics, TheFasterMachineWinsBandwidthRowsWithItsNumbersAndWhy) {
               h100 / p2p["cells"][0]["spec_target"].get<double>() * 100, 1e-6);
   EXPECT_NE(p2p["why"].get<std::string>().find("h100: "), std::string::npos) << p2p["why"];
   EXPECT_NE(p2p["why"].get<std::string>().find("higher is better"), std::string::npos) << p2p["why"];
+  EXPECT_NE(p2p["why"].get<std::string>().find(fmt::format("{:.1f}x l40s ({:.1f})", h100 / l40s, l40s)), std::string::npos)
+      << p2p["why"];
+  EXPECT_TRUE(std::regex_search(row(j, "collectives.scaling")["why"].get<std::string>(),
+                                std::regex("h100: [0-9.]+ %, [0-9.]+ points above l40s")))
+      << row(j, "collectives.scaling")["why"];
   EXPECT_EQ(row(j, "interconnect")["winner"], "h100");
   EXPECT_EQ(row(j, "interconnect")["cells"][1]["text"], "pcie_only");
   EXPECT_EQ(row(j, "collectives.all_reduce.all")["winner"], "h100");
@@ -100,6 +106,8 @@ TEST_F(CompareMetrics, LowerIsBetterForTemperatureAndThrottledTime) {
   const auto hot = row(j, "burnin.temperature.max");
   EXPECT_EQ(hot["winner"], "h100");
   EXPECT_GT(hot["cells"][0]["value"].get<double>(), hot["cells"][1]["value"].get<double>());
+  EXPECT_TRUE(std::regex_search(hot["why"].get<std::string>(), std::regex("h100: [0-9.]+ °C, [0-9]+ % below h100-hot")))
+      << hot["why"];
   EXPECT_EQ(row(j, "burnin.tflops.slowest")["winner"], "h100");  // the throttled GPU is slower
 }
 
