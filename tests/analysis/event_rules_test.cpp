@@ -113,3 +113,21 @@ TEST(NvlinkDown, WithoutAModelAPortDownWhileAnotherGpuHasItUpIsDown) {
 
 }  // namespace
 }  // namespace gpuvet::analysis::testing
+
+// Rows checked against NVIDIA's Xid catalogue (Immediate Action bucket), see xid_catalog.cpp.
+TEST(XidCatalog, ActionsFollowNvidiasImmediateBucket) {
+  using gpuvet::analysis::XidAction;
+  const std::pair<int, XidAction> rows[] = {
+      {13, XidAction::restart_app}, {31, XidAction::restart_app}, {38, XidAction::ignore},
+      {43, XidAction::ignore},      {44, XidAction::ignore},      {46, XidAction::reset_gpu},
+      {48, XidAction::reset_gpu},   {79, XidAction::reboot},      {94, XidAction::restart_app},
+      {95, XidAction::reset_gpu},   {109, XidAction::reset_gpu},  {119, XidAction::reset_gpu},
+      {121, XidAction::ignore},     {136, XidAction::reset_gpu},  {137, XidAction::ignore},
+      {140, XidAction::reset_gpu},  {56, XidAction::contact_support}};
+  for (const auto& [xid, action] : rows) {
+    const auto* info = gpuvet::analysis::find_xid(xid);
+    ASSERT_NE(info, nullptr) << "Xid " << xid;
+    EXPECT_EQ(info->action, action) << "Xid " << xid;
+  }
+  EXPECT_NE(std::string(gpuvet::analysis::find_xid(57)->meaning).find("unused on Ampere and newer"), std::string::npos);
+}
