@@ -1,4 +1,5 @@
-// report.html of a simulated acceptance run (straggler on GPU 3) printed by headless Chromium
+// report.html of simulated acceptance runs (a straggler on GPU 3; eight faults at once, 13 failing
+// clauses) printed by headless Chromium
 // (--print-to-pdf, no header or footer, heading outline): A4 portrait pages, page 1 holds the
 // verdict, "Machine" and "Failing clauses" and nothing of page 1 spills over (the details start at
 // the top of page 2), and the layout probe run in print layout finds nothing clipped or scrollable.
@@ -37,9 +38,9 @@ std::string outline_text(const pdf::Document& doc) {
   return out;
 }
 
-TEST(HtmlPrint, A4PageOneHoldsVerdictMachineAndFailingClauses) {
-  GPUVET_REQUIRE_CHROMIUM();
-  const auto& page = testing::straggler_accept_page();
+// Prints `page` and checks the pages, page 1, the outline and the print layout; `gpus`: the GPUs
+// the topology picture should show, `clause`: a failing clause page 1 must list.
+void check_a4_print(const testing::AcceptPage& page, int gpus, const std::string& clause) {
   ASSERT_FALSE(page.html.empty()) << "accept wrote no report.html:\n" << page.output;
   // The verdict is no heading, so the outline cannot show it: it sits between the title and
   // "Machine" in the page, so when both are on page 1 the verdict is too.
@@ -50,7 +51,7 @@ TEST(HtmlPrint, A4PageOneHoldsVerdictMachineAndFailingClauses) {
   ASSERT_TRUE(title_at < verdict_at && verdict_at < machine_at) << "the verdict is not between the title and Machine";
   const auto failing_table = page.html.find("id=\"failing-clauses\"");
   ASSERT_NE(failing_table, std::string::npos) << "a failing run must list its failing clauses";
-  EXPECT_NE(page.html.find("<b>burnin</b>", failing_table), std::string::npos) << "the straggler's burn-in clause is not listed";
+  EXPECT_NE(page.html.find("<b>" + clause + "</b>", failing_table), std::string::npos) << clause << " is not listed";
 
   const auto run = chromium::print_to_pdf(chromium::with_layout_probe(page.html));
   ASSERT_GT(run.output.size(), 1000u) << "chromium printed no PDF (exit " << run.exit_code << "):\n" << run.log;
@@ -86,8 +87,26 @@ TEST(HtmlPrint, A4PageOneHoldsVerdictMachineAndFailingClauses) {
   EXPECT_EQ(layout->at("media"), "print");
   // A4 less the two 12 mm margins is 186 mm = 703 CSS px: the print CSS's @page took effect.
   EXPECT_NEAR(layout->at("body_width").get<double>(), 186 / 25.4 * 96, 2.0);
-  EXPECT_EQ(layout->at("gpu_boxes"), 8);
+  EXPECT_EQ(layout->at("gpu_boxes"), gpus);
   EXPECT_EQ(layout->at("problem_count"), 0) << chromium::problems_text(*layout);
+}
+
+TEST(HtmlPrint, A4PageOneHoldsVerdictMachineAndFailingClauses) {
+  GPUVET_REQUIRE_CHROMIUM();
+  check_a4_print(testing::straggler_accept_page(), 8, "burnin");
+}
+
+TEST(HtmlPrint, ThirteenFailingClausesStillFitPageOne) {
+  GPUVET_REQUIRE_CHROMIUM();
+  const auto& page = testing::many_faults_accept_page();
+  ASSERT_EQ(page.exit_code, 1) << page.output;
+  std::size_t failing = 0;
+  const auto table = page.html.find("id=\"failing-clauses\"");
+  ASSERT_NE(table, std::string::npos);
+  const auto table_end = page.html.find("</table>", table);
+  for (auto at = page.html.find("<tr><td>", table); at < table_end; at = page.html.find("<tr><td>", at + 1)) ++failing;
+  EXPECT_GE(failing, 12u) << "the faults no longer break as many clauses; this test wants a long list";
+  check_a4_print(page, 7, "gpu.count");
 }
 
 }  // namespace
