@@ -169,6 +169,7 @@ class CollectivesStage final : public Stage {
     probe.warmup = quick ? 2 : 5;
     probe.iterations = quick ? 5 : 20;
     probe.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options_.timeout_s * 1000));
+    probe.on_row = options_.on_row;
     auto runs = probes::sweep_collectives(*backend_, map.ordinals(set), probe);
     if (!runs) return runs.error();
     if (runs->empty()) return core::internal_error("the collective probe returned no run");

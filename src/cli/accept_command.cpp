@@ -1,6 +1,8 @@
 // gpuvet accept --spec FILE [--out DIR] [--quick] [--fail-fast] [--sim P --fault F]: the machine
 // against the contract. Quick gates first, measuring stages after, burn-in last; live progress
 // per stage on stderr; the verdict (pass/fail/incomplete) on stdout and in the evidence bundle.
+#include <unistd.h>
+
 #include <chrono>
 #include <filesystem>
 #include <ctime>
@@ -10,7 +12,6 @@
 #include <fmt/format.h>
 
 #include "accept/accept_json.hpp"
-#include "probes/burnin_progress.hpp"
 #include "accept/registry.hpp"
 #include "accept/runner.hpp"
 #include "bundle/bundle_dir.hpp"
@@ -20,6 +21,7 @@
 #include "bundle/signature.hpp"
 #include "bundle/sha256.hpp"
 #include "catalog/gpu_catalog.hpp"
+#include "cli/accept_progress.hpp"
 #include "cli/accept_stage_wiring.hpp"
 #include "cli/commands.hpp"
 #include "cli/target.hpp"
@@ -201,11 +203,9 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& s
   const auto& catalog = catalog::gpu_catalog();
   const auto assessment = analysis::judge_machine(*machine, catalog, accept::expectations_of(*spec));
   const accept::StageContext ctx{*machine, *spec, catalog, assessment, o.quick};
-  probes::ProgressOptions progress_options;
-  progress_options.terminal = false;  // the stage lines share stderr: plain lines only
-  progress_options.plain_every_s = 60;
-  probes::BurninProgress progress(streams.err, progress_options);
-  const auto stages = accept::make_stages(accept_stage_providers(target.value(), {o.quick, o.out_dir, &progress}));
+  // The burn-in table and the collective sweep, live below their stage line on a terminal only.
+  AcceptLiveProgress live(streams.err, isatty(STDERR_FILENO) != 0);
+  const auto stages = accept::make_stages(accept_stage_providers(target.value(), {o.quick, o.out_dir, &live}));
 
 
   const std::string key = run_key(*spec_text, o, *machine);
@@ -229,6 +229,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& s
                            ? fmt::format("{} pass, {} fail, {} not run ({:.2f} s{})", pass, fail, not_run, r.seconds,
                                          r.resumed ? ", resumed" : "")
                            : fmt::format("{}: {}", accept::to_string(r.status), r.reason);
+    if (live.take_drawn()) streams.err << fmt::format("      {}: ", r.id);  // below the live lines
     streams.err << line << "\n";
     done.push_back(r);
     if (!o.out_dir.empty() && !save_error) {

@@ -40,7 +40,10 @@ std::unique_ptr<accept::Stage> collectives_provider(Target& target, const Accept
     return std::make_unique<accept::UnavailableStage>("collectives", "NCCL collectives and scaling", accept::collectives_clauses,
                                                       backend.error().message);
   }
-  return accept::make_collectives_stage(std::move(backend).value(), {w.quick});
+  accept::CollectiveStageOptions options;
+  options.quick = w.quick;
+  if (w.live) options.on_row = w.live->collective_rows();
+  return accept::make_collectives_stage(std::move(backend).value(), std::move(options));
 }
 
 std::unique_ptr<accept::Stage> burnin_provider(Target& target, const AcceptWiring& w) {
@@ -63,7 +66,7 @@ std::unique_ptr<accept::Stage> burnin_provider(Target& target, const AcceptWirin
   setup.run.simulated = simulated;
   setup.run.hostname = simulated ? "simulated" : platform::hostname();
   setup.run.faults = target.options().faults;
-  if (!simulated) setup.observer = w.progress;  // a simulated soak takes seconds: no progress lines
+  if (w.live) setup.observer = w.live->burnin();  // the table on a terminal (paced on wall time); else none
   setup.cancel = InterruptGuard::flag();
   // Ctrl-C and SIGTERM end a live soak cleanly (everything recorded stays); before and after it
   // they stop gpuvet as usual.

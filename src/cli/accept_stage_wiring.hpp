@@ -7,14 +7,14 @@
 
 #include "accept/registry.hpp"
 #include "cli/target.hpp"
-#include "probes/burnin_progress.hpp"
+#include "cli/accept_progress.hpp"
 
 namespace gpuvet::cli {
 
 struct AcceptWiring {
   bool quick = false;       // --quick: fewer, smaller copy samples; collectives on pairs and 4-GPU subsets
   std::string out_dir;      // the evidence bundle ("" none: the burn-in database stays in memory)
-  probes::BurninObserver* progress = nullptr;  // live burn-in progress (live machines only)
+  AcceptLiveProgress* live = nullptr;  // burn-in table and collective sweep on a terminal; null: quiet
 };
 
 accept::StageProviders accept_stage_providers(Target& target, const AcceptWiring& wiring);

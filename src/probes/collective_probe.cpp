@@ -117,12 +117,14 @@ core::Result<bool> measure_size(const Runner& runner, int ranks, CollectiveMeasu
       m.run.notes.push_back(fmt::format("{} B: {}; GPUs {} had not finished ({}); the sweep stopped there", bytes, why,
                                         gpu_list(sample->hang->pending_gpus), sample->hang->detail));
       m.run.rows.push_back(std::move(row));
+      if (options.on_row) options.on_row(m.op, m.gpus, m.run.rows.back());
       return false;
     }
     if (sample->iteration_us.empty()) return core::internal_error("collective backend returned no iteration times");
     slot = result_of(sample.value(), m.op, ranks, bytes);
   }
   m.run.rows.push_back(std::move(row));
+  if (options.on_row) options.on_row(m.op, m.gpus, m.run.rows.back());
   return true;
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct CollectiveProbeOptions {
   bool check = true;                      // count wrong elements
   std::chrono::milliseconds timeout{120000};  // per sample
   std::optional<bool> nvls;               // api::CollectiveRequest::nvls for every sample
+  // Called on the probe's thread after each size is measured (sweeps and scaling sets alike):
+  // live progress only, never part of the result. Empty: nothing.
+  std::function<void(api::CollectiveOp op, const std::vector<int>& gpus, const core::CollectiveRow& row)> on_row{};
 };
 
 // A collective that did not complete before the timeout.
