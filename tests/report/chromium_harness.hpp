@@ -21,7 +21,7 @@ std::string executable();
     if (::gpuvet::testing::chromium::executable().empty()) {                                                   \
       const char* ci_ = std::getenv("CI");                                                                     \
       if (ci_ != nullptr && std::string(ci_) == "true") FAIL() << "chromium not installed (scripts/install-deps.sh installs it)"; \
-      GTEST_SKIP() << "/usr/bin/chromium not installed (Debian package chromium); CI runs this test";      \
+      GTEST_SKIP() << "chromium not on PATH (Debian package chromium, /usr/bin/chromium); CI runs this test"; \
     }                                                                                                          \
   } while (false)
 
