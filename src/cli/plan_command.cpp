@@ -34,6 +34,7 @@ struct PlanOptions {
   bool fsdp = false;
   int tp = 0;
   int pp = 0;
+  int ep = 0;
   std::string recompute = "none";
   std::string weights = "bf16";
   std::string kv_dtype = "bf16";
@@ -44,8 +45,9 @@ struct PlanOptions {
   bool no_overlap = false;
   std::vector<std::string> offers;
   std::string offers_file;
+  std::vector<std::string> prices;  // [NAME=]AMOUNT/gpu-h|machine-h (a bare number: USD per GPU-hour)
+  std::vector<int> price_after_offer;  // per --price: index of the offer given just before it, or -1
   bool json = false;
-  std::vector<std::string> prices;  // NAME=USD per GPU-hour, for offers without a price (bundles, profiles)
   bool markdown = false;
   bool html = false;
   bool list_models = false;
@@ -83,6 +85,7 @@ core::Result<plan::Job> make_job(const PlanOptions& o) {
   t.zero = o.fsdp ? 3 : o.zero;
   t.tp = o.tp;
   t.pp = o.pp;
+  t.ep = o.ep;
   if (o.recompute != "none" && o.recompute != "full") return core::usage_error("--recompute: none or full");
   t.recompute = o.recompute == "full" ? plan::Recompute::full : plan::Recompute::none;
   auto& i = job.infer;
@@ -98,37 +101,49 @@ core::Result<plan::Job> make_job(const PlanOptions& o) {
   return job;
 }
 
-core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
-// --price NAME=USD: the price per GPU-hour of the offer called NAME.
-core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vector<plan::Offer>& offers) {
-  for (const auto& text : prices) {
+// --price [NAME=]AMOUNT/gpu-h|machine-h: the price of the offer called NAME or, without a name,
+// of the --offer just before it (`after_offer`: its offer's index, -1 when none came before); a
+// lone offer takes an unnamed price wherever it stands. Every priced offer must use one currency.
+core::Result<bool> apply_prices(const std::vector<std::string>& prices, const std::vector<int>& after_offer,
+                                std::vector<plan::Offer>& offers) {
+  for (std::size_t k = 0; k < prices.size(); ++k) {
+    const std::string& text = prices[k];
     const auto eq = text.find('=');
-    double usd = -1;
-    if (eq != std::string::npos) {
-      try {
-        std::size_t used = 0;
-        usd = std::stod(text.substr(eq + 1), &used);
-        if (used != text.size() - eq - 1) usd = -1;
-      } catch (const std::exception&) {
-        usd = -1;
+    const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+    auto price = plan::parse_price(eq == std::string::npos ? text : text.substr(eq + 1));
+    if (!price) return core::usage_error("--price " + (name.empty() ? "" : name + "=") + price.error().message);
+    plan::Offer* target = nullptr;
+    if (!name.empty()) {
+      auto it = std::find_if(offers.begin(), offers.end(), [&](const plan::Offer& o) { return o.name == name; });
+      if (it == offers.end()) {
+        std::string names;
+        for (const auto& o : offers) names += (names.empty() ? "" : ", ") + o.name;
+        return core::usage_error(fmt::format("--price {}: no offer is called {} (offers: {})", text, name, names));
       }
+      target = &*it;
+    } else if (k < after_offer.size() && after_offer[k] >= 0 && after_offer[k] < static_cast<int>(offers.size())) {
+      target = &offers[static_cast<std::size_t>(after_offer[k])];
+    } else if (offers.size() == 1) {
+      target = &offers.front();
+    } else {
+      return core::usage_error(fmt::format("--price {}: which offer? Put it right after its --offer, or write NAME={}",
+                                           text, text));
     }
-    if (eq == std::string::npos || eq == 0 || !(usd >= 0)) {
-      return core::usage_error(fmt::format("--price {}: expected NAME=USD_PER_GPU_HOUR with a price of 0 or more", text));
+    plan::apply_price(*target, *price);
+  }
+  std::string currency;
+  for (const auto& o : offers) {
+    if (!o.gpu_hour_price()) continue;
+    if (currency.empty()) currency = o.currency;
+    if (o.currency != currency) {
+      return core::usage_error(fmt::format("--price: offers priced in {} and {}; give every price in one currency "
+                                           "(gpuvet converts nothing)", currency, o.currency));
     }
-    const std::string name = text.substr(0, eq);
-    auto it = std::find_if(offers.begin(), offers.end(), [&](const plan::Offer& o) { return o.name == name; });
-    if (it == offers.end()) {
-      std::string names;
-      for (const auto& o : offers) names += (names.empty() ? "" : ", ") + o.name;
-      return core::usage_error(fmt::format("--price {}: no offer is called {} (offers: {})", text, name, names));
-    }
-    it->price_per_gpu_hour = usd;
-    it->price_per_machine_hour.reset();
   }
   return true;
 }
 
+core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
   if (o.list_models) {
     for (const auto& m : plan::model_presets()) {
       streams.out << report::wrap_line(fmt::format("{:<14} {:>7.1f}B  {}", m.name, plan::count_params(m).total / 1e9, m.source), 25);
@@ -142,6 +157,12 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vec
   if (!model) return model.error();
   auto job = make_job(o);
   if (!job) return job.error();
+  if (o.ep > 1 && !model->moe()) {
+    return core::usage_error(fmt::format("--ep {}: {} is not a mixture of experts (no experts to split)", o.ep, model->name));
+  }
+  if (o.ep > 1 && model->experts % o.ep != 0) {
+    return core::usage_error(fmt::format("--ep {}: must divide {}'s {} experts", o.ep, model->name, model->experts));
+  }
   const auto& catalog = catalog::gpu_catalog();
   std::vector<plan::Offer> offers;
   if (!o.offers_file.empty()) {
@@ -149,6 +170,7 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vec
     if (!file) return file.error();
     offers = std::move(file).value();
   }
+  const int file_offers = static_cast<int>(offers.size());
   for (const auto& name : o.offers) {
     std::error_code ec;
     auto offer = std::filesystem::is_directory(name, ec) ? offer_from_bundle(name, catalog) : offer_from_profile(name, catalog);
@@ -156,9 +178,11 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vec
     offers.push_back(std::move(offer).value());
   }
   if (offers.empty()) return core::usage_error("no offers: give --offers FILE or --offer PROFILE|BUNDLE (gpuvet sim list)");
-  const plan::Plan result = plan::make_plan(*model, *job, offers);
-  auto priced = apply_prices(o.prices, offers);
+  std::vector<int> after_offer;
+  for (int k : o.price_after_offer) after_offer.push_back(k > 0 ? file_offers + k - 1 : -1);
+  auto priced = apply_prices(o.prices, after_offer, offers);
   if (!priced) return priced.error();
+  const plan::Plan result = plan::make_plan(*model, *job, offers);
   if (o.json) {
     streams.out << report::render_plan_json(result);
   } else if (o.markdown) {
@@ -172,7 +196,6 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, std::vec
   return any_fits ? core::ExitCode::pass : core::ExitCode::fail;
 }
 
-}  // namespace
 // The job's options (all but the model and the offers), shared with `compare --plan`.
 void add_job_options(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--workload", o.workload, "train or infer (default train)");
@@ -185,6 +208,7 @@ void add_job_options(CLI::App* cmd, PlanOptions& o) {
   cmd->add_flag("--fsdp", o.fsdp, "Fully sharded data parallel (= ZeRO-3)");
   cmd->add_option("--tp", o.tp, "Tensor-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 64));
   cmd->add_option("--pp", o.pp, "Pipeline-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 1024));
+  cmd->add_option("--ep", o.ep, "MoE expert-parallel size (default: the smallest that fits)")->check(CLI::Range(1, 4096));
   cmd->add_option("--recompute", o.recompute, "Activation recomputation: none or full (default none)");
   cmd->add_option("--weights", o.weights, "Inference weights: bf16, fp8, int8, int4 (default bf16)");
   cmd->add_option("--kv-dtype", o.kv_dtype, "KV cache: bf16 or fp8 (default bf16)");
@@ -193,12 +217,14 @@ void add_job_options(CLI::App* cmd, PlanOptions& o) {
   cmd->add_option("--mfu", o.mfu, "Utilisation of the dense peak (default: published figure per GPU)")->check(CLI::Range(0.01, 1.0));
   cmd->add_option("--availability", o.availability, "Share of wall time spent training (default 1.0)")->check(CLI::Range(0.05, 1.0));
   cmd->add_flag("--no-overlap", o.no_overlap, "Days without hiding data-parallel traffic behind compute");
-  cmd->add_option("--price", o.prices, "NAME=USD: price per GPU-hour of the offer NAME (repeatable)")
+  cmd->add_option("--price", o.prices,
+                  "[NAME=]AMOUNT/gpu-h or AMOUNT/machine-h (e.g. 2.49/gpu-h, 19.92/machine-h, EUR 2.49/gpu-h): the price "
+                  "of offer NAME, or of the --offer just before it (repeatable)")
       ->allow_extra_args(false);  // one value each: never swallow the bundles after it
 }
 
+}  // namespace
 
-void add_plan_command(CLI::App& app, Action& action) {
 BundlePlanRunner add_bundle_plan_options(CLI::App* cmd) {
   auto o = std::make_shared<PlanOptions>();
   add_job_options(cmd, *o);
@@ -224,19 +250,30 @@ BundlePlanRunner add_bundle_plan_options(CLI::App* cmd) {
   };
 }
 
+void add_plan_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<PlanOptions>();
   auto* cmd = app.add_subcommand("plan", "Which offer fits this model: memory per GPU, communication share, days and cost");
   cmd->add_option("--model", o->model, "Preset (--list-models) or a Hugging Face config.json");
   cmd->add_option("--params", o->params, "Parameter count (e.g. 70e9); the architecture is estimated and labelled")
       ->check(CLI::PositiveNumber);
   add_job_options(cmd, *o);
-  cmd->add_option("--offer", o->offers, "Simulator profile (gpuvet sim list) or acceptance bundle directory");
+  cmd->add_option("--offer", o->offers, "Simulator profile (gpuvet sim list) or acceptance bundle directory (repeatable)")
+      ->allow_extra_args(false);
   cmd->add_option("--offers", o->offers_file, "Offers YAML file (docs/json.md, 'gpuvet plan')");
   cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.plan/1)");
   cmd->add_flag("--markdown", o->markdown, "Print Markdown");
   cmd->add_flag("--html", o->html, "Print a self-contained HTML page with the step-time chart");
   cmd->add_flag("--list-models", o->list_models, "List the model presets and their sources");
-  cmd->callback([o, &action] { action = [o](Streams& s) { return run_plan(*o, s); }; });
+  cmd->callback([o, cmd, &action] {
+    // Which --offer each --price follows, from the order the options were given in.
+    o->price_after_offer.clear();
+    int offers_seen = 0;
+    for (const CLI::Option* opt : cmd->parse_order()) {
+      if (opt->check_lname("offer")) ++offers_seen;
+      if (opt->check_lname("price")) o->price_after_offer.push_back(offers_seen);
+    }
+    action = [o](Streams& s) { return run_plan(*o, s); };
+  });
 }
 
 }  // namespace gpuvet::cli

@@ -30,6 +30,14 @@ constexpr const char* kPcieSource = "PCIe ring: Gen4 boxes 8-25 GB/s, Gen5 28-41
 // InfiniBand ring: NDR 46-49 of 50 GB/s per NIC (nccl-tests#290, #267), as analysis/ uses.
 constexpr double kIbRingEfficiency = 0.92;
 
+// All-to-all over NVLink: DeepEP's intranode kernels reach 153-158 of H800's 200 GB/s per direction
+// (deepseek-ai/DeepEP README) and 337 of H20's 450 (DeepEP#16): ~0.75 of the per-GPU NVLink rate.
+constexpr double kNvlinkAllToAllEfficiency = 0.75;
+constexpr const char* kNvlinkAllToAllSource = "DeepEP intranode: 153-158 of 200 GB/s on H800, 337 of 450 on H20 "
+                                              "(deepseek-ai/DeepEP README; DeepEP#16, perf-anchors 1.1 and 3)";
+// Between nodes DeepEP's internode kernels reach 43-47 of a 400 Gb/s NIC's 50 GB/s (DeepEP README):
+// the same 0.92 as InfiniBand rings.
+
 // busbw of `op` among `ranks` GPUs of one node.
 GroupBandwidth intra(const Offer& o, Collective op, int ranks, int span) {
   GroupBandwidth g;
@@ -96,6 +104,39 @@ GroupBandwidth group_busbw(const Offer& o, Collective op, int ranks, int stride)
     g.basis = "between nodes: " + nic_text;
   }
   return g;
+}
+
+AllToAllPath all_to_all_path(const Offer& o, int ranks, int stride) {
+  stride = std::max(1, stride);
+  AllToAllPath a;
+  a.local_ranks = std::max(1, std::min(ranks, o.gpus_per_node / stride));
+  std::string intra_text;
+  if (a.local_ranks > 1) {
+    const auto nvlink = o.gpu.nvlink_gbps_per_gpu();
+    if (nvlink && nvlink_island(o) > 1 && a.local_ranks * stride <= nvlink_island(o)) {
+      a.intra_gbps = *nvlink * kNvlinkAllToAllEfficiency;
+      intra_text = fmt::format("in the node {:g} GB/s NVLink per GPU x {:.2f} ({})", *nvlink, kNvlinkAllToAllEfficiency,
+                               kNvlinkAllToAllSource);
+    } else {
+      a.intra_gbps = pcie_ring_gbps(o.gpu.pcie_gen);
+      intra_text = fmt::format("in the node {:g} GB/s through PCIe Gen{}{} ({})", a.intra_gbps, o.gpu.pcie_gen,
+                               nvlink_island(o) > 1 ? ", crossing between NVLink groups" : "", kPcieSource);
+    }
+  }
+  std::string inter_text;
+  if (ranks > a.local_ranks) {
+    if (o.nics_per_node > 0 && o.nic_gbit_s > 0) {
+      const double one_nic = o.nic_gbit_s / 8.0 * kIbRingEfficiency;
+      a.inter_gbps = std::min(one_nic, node_nic_gbps(o) / std::max(1, o.gpus_per_node));
+      inter_text = fmt::format("between nodes {:.1f} GB/s per GPU (one NIC's share: {} x {:g} Gb/s x {:.2f} over {} GPUs, "
+                               "at most one NIC; nccl-tests#267, DeepEP internode 43-47 of 50 GB/s)",
+                               a.inter_gbps, o.nics_per_node, o.nic_gbit_s, kIbRingEfficiency, o.gpus_per_node);
+    } else {
+      inter_text = "no NICs between the nodes";
+    }
+  }
+  a.basis = intra_text.empty() ? inter_text : inter_text.empty() ? intra_text : intra_text + "; " + inter_text;
+  return a;
 }
 
 GroupBandwidth p2p_rate(const Offer& o, bool across_nodes) {

@@ -25,6 +25,18 @@ GroupBandwidth group_busbw(const Offer& offer, Collective op, int ranks, int str
 // Point-to-point rate of one pipeline send: inside a node (peer copy), or a GPU's share of the NICs.
 GroupBandwidth p2p_rate(const Offer& offer, bool across_nodes);
 
+// Where an all-to-all among `ranks` GPUs placed `stride` apart runs (MoE token dispatch/combine):
+// `local_ranks` of them share a node and exchange over NVLink or PCIe at `intra_gbps` per GPU;
+// the rest are on other nodes, reached through the GPU's NIC at `inter_gbps`. All-to-all cannot
+// pool a node's NICs the way rings do (nccl-tests#267): each GPU gets one NIC's share.
+struct AllToAllPath {
+  int local_ranks = 1;
+  double intra_gbps = 0;
+  double inter_gbps = 0;
+  std::string basis;
+};
+AllToAllPath all_to_all_path(const Offer& offer, int ranks, int stride);
+
 // The NICs of one node at ring efficiency, GB/s (0 when the offer has none).
 double node_nic_gbps(const Offer& offer);
 

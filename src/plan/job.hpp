@@ -28,6 +28,9 @@ struct TrainJob {
   int zero = -1;                     // 0..3 (FSDP = 3); -1: the smallest stage that fits
   int tp = 0;                        // tensor-parallel size; 0: smallest that fits
   int pp = 0;                        // pipeline-parallel size; 0: smallest that fits
+  // Expert-parallel size (MoE only): the routed experts are split over `ep` data-parallel ranks,
+  // experts / ep per GPU. 0: the smallest that fits; dense models always plan 1.
+  int ep = 0;
   Recompute recompute = Recompute::none;
 };
 

@@ -26,7 +26,8 @@ std::vector<int> powers_of_two_up_to(int n) {
 
 std::string describe(const Layout& l, Workload w) {
   if (w == Workload::infer) return fmt::format("TP {} x PP {}, {} replica{}", l.tp, l.pp, l.dp, l.dp == 1 ? "" : "s");
-  return fmt::format("TP {} x PP {} x DP {}, ZeRO-{}", l.tp, l.pp, l.dp, l.zero);
+  const std::string ep = l.ep > 1 ? fmt::format(" (EP {})", l.ep) : "";
+  return fmt::format("TP {} x PP {} x DP {}{}, ZeRO-{}", l.tp, l.pp, l.dp, ep, l.zero);
 }
 
 int micro_batches(const TrainJob& job, const Layout& l) {
@@ -37,15 +38,24 @@ int micro_batches(const TrainJob& job, const Layout& l) {
 MemoryBreakdown train_memory(const ModelSpec& model, const ParamCounts& params, const TrainJob& job, const Layout& l) {
   MemoryBreakdown m;
   // Model states, mixed-precision Adam: bf16 weights 2 + bf16 grads 2 + fp32 master, m, v 12 bytes
-  // per parameter (ZeRO paper; EleutherAI cookbook calc_transformer_mem.py).
-  const double shard = params.total / (l.tp * l.pp);
+  // per parameter (ZeRO paper; EleutherAI cookbook calc_transformer_mem.py). MoE with expert
+  // parallelism: the routed experts are split over ep ranks (and over TP, Megatron-Core's default
+  // expert TP = TP), and ZeRO shards their states over the dp / ep ranks that hold the same experts.
+  const double experts = l.ep > 1 ? params.routed_experts : 0;
+  const double dense = (params.total - experts) / (l.tp * l.pp);
+  const double expert = experts / (static_cast<double>(l.tp) * l.pp * l.ep);
   const double dp = std::max(1, l.dp);
-  m.weights = 2 * shard / (l.zero >= 3 ? dp : 1) / kGiB;
+  const double edp = std::max(1, l.expert_dp());
+  auto states = [&](double bytes_per_param, int from_stage) {
+    const bool sharded = l.zero >= from_stage;
+    return bytes_per_param * (dense / (sharded ? dp : 1) + expert / (sharded ? edp : 1)) / kGiB;
+  };
+  m.weights = states(2, 3);
   // ZeRO-3 gathers each layer whole before using it: DeepSpeed's estimator keeps 4 bytes x the
   // largest layer for that (stage3.py estimate_zero3_model_states_mem_needs).
   if (l.zero >= 3) m.weights += 4 * params.largest_layer / l.tp / kGiB;
-  m.gradients = 2 * shard / (l.zero >= 2 ? dp : 1) / kGiB;
-  m.optimizer = 12 * shard / (l.zero >= 1 ? dp : 1) / kGiB;
+  m.gradients = states(2, 2);
+  m.optimizer = states(12, 1);
   // Activations (Korthikanti et al. 2022, Transformer Math 101): s*b*h*(10 + 24/t) bytes per layer
   // with FlashAttention (the 5*a*s/(h*t) score term is never stored); full recomputation keeps the
   // 2*s*b*h layer input per layer plus one layer's full set while it is recomputed. The first
@@ -91,12 +101,17 @@ LayoutChoice choose_layout(const ModelSpec& model, const ParamCounts& params, co
       if (respect_job && train && job.train.pp > 0 && pp != job.train.pp) continue;
       if (!train && pp > nodes) continue;  // inference pipelines only across nodes
       const int dp = total / (tp * pp);
-      for (int zero = 0; zero <= (train ? 3 : 0); ++zero) {
-        if (respect_job && train && job.train.zero >= 0 && zero != job.train.zero) continue;
-        Layout l{tp, pp, dp, zero};
-        LayoutChoice c{l, train ? train_memory(model, params, job.train, l) : infer_memory(model, params, job.infer, l), false};
-        c.fits = c.memory.total() <= capacity_gib;
-        candidates.push_back(c);
+      for (int ep : powers_of_two_up_to(train && model.moe() ? dp : 1)) {
+        if (dp % ep != 0 || model.experts % ep != 0) continue;
+        if (respect_job && train && job.train.ep > 0 && ep != job.train.ep) continue;
+        for (int zero = 0; zero <= (train ? 3 : 0); ++zero) {
+          if (respect_job && train && job.train.zero >= 0 && zero != job.train.zero) continue;
+          Layout l{tp, pp, dp, zero, ep};
+          LayoutChoice c{l, train ? train_memory(model, params, job.train, l) : infer_memory(model, params, job.infer, l),
+                         false};
+          c.fits = c.memory.total() <= capacity_gib;
+          candidates.push_back(c);
+        }
       }
     }
   }
@@ -105,6 +120,10 @@ LayoutChoice choose_layout(const ModelSpec& model, const ParamCounts& params, co
     const int ma = a.layout.tp * a.layout.pp;
     const int mb = b.layout.tp * b.layout.pp;
     if (ma != mb) return ma < mb;
+    // ZeRO-3 gathers the weights for every micro-batch; expert parallelism's all-to-all is the
+    // cheaper way to shard an MoE (Megatron-Core, DeepSeek-V3 EP64 + ZeRO-1).
+    if ((a.layout.zero == 3) != (b.layout.zero == 3)) return b.layout.zero == 3;
+    if (a.layout.ep != b.layout.ep) return a.layout.ep < b.layout.ep;
     if (a.layout.zero != b.layout.zero) return a.layout.zero < b.layout.zero;
     return a.layout.pp < b.layout.pp;
   });

@@ -18,6 +18,10 @@ struct Layout {
   int pp = 1;    // pipeline stages
   int dp = 1;    // data-parallel replicas (training) or model replicas (inference)
   int zero = 0;  // ZeRO stage 0-3 (FSDP = 3); training only
+  // Expert parallel (MoE training): the routed experts split over `ep` of the dp ranks (ep divides
+  // dp and the expert count); each expert then has dp / ep data-parallel replicas.
+  int ep = 1;
+  [[nodiscard]] int expert_dp() const { return dp / (ep > 0 ? ep : 1); }
 };
 std::string describe(const Layout& layout, Workload workload);
 
@@ -46,8 +50,8 @@ struct LayoutChoice {
 };
 
 // The least sharded layout that fits `capacity_gib` on `gpus_per_node` x `nodes` GPUs, in the
-// order: fewest model-parallel GPUs (tp x pp), then lowest ZeRO stage, then fewest pipeline
-// stages. Fields the job fixes (tp, pp, zero > -1) are kept when `respect_job` is true. Without a
+// order: fewest model-parallel GPUs (tp x pp), then ZeRO-0..2 before ZeRO-3, then the smallest
+// expert-parallel size (MoE), then lowest ZeRO stage, then fewest pipeline stages. Fields the job fixes (tp, pp, ep, zero > -1) are kept when `respect_job` is true. Without a
 // fit: the most sharded candidate, fits = false.
 LayoutChoice choose_layout(const ModelSpec& model, const ParamCounts& params, const Job& job, int gpus_per_node,
                            int nodes, double capacity_gib, bool respect_job);

@@ -54,11 +54,15 @@ ParamCounts count_params(const ModelSpec& m) {
     const double expert = mlp_params(h, m.moe_intermediate);
     const double router = h * m.experts;
     total += expert * (m.experts + m.shared_experts) + router;
+    c.routed_experts += expert * m.experts;
     active += expert * (m.experts_per_token + m.shared_experts) + router;
   }
   c.total = total;
   c.active = active;
-  if (m.stated_params > 0) c.total = c.active = m.stated_params;  // --params: the count given is the truth
+  if (m.stated_params > 0) {  // --params: the count given is the truth (and the architecture is dense)
+    c.total = c.active = m.stated_params;
+    c.routed_experts = 0;
+  }
   c.largest_layer = std::max({static_cast<double>(m.vocab) * h, dense_mlp / 3, attn / 2});
   return c;
 }

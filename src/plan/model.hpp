@@ -36,11 +36,14 @@ struct ModelSpec {
 
   [[nodiscard]] bool moe() const { return experts > 0; }
   [[nodiscard]] bool mla() const { return kv_lora_rank > 0; }
+  // Layers whose MLP is a mixture of experts (0 for a dense model).
+  [[nodiscard]] int moe_layers() const { return moe() ? layers - dense_layers : 0; }
 };
 
 struct ParamCounts {
   double total = 0;       // every weight (all experts)
   double active = 0;      // weights one token passes through (routed top-k + shared)
+  double routed_experts = 0;  // the routed experts' weights, all MoE layers (split by expert parallelism)
   double embedding = 0;   // input embedding (+ output head when untied)
   double largest_layer = 0;  // the largest single weight matrix (DeepSpeed's ZeRO-3 estimate)
 };

@@ -15,7 +15,8 @@ namespace gpuvet::plan {
 namespace {
 
 const std::set<std::string> kOfferKeys = {"name", "gpu", "gpus_per_node", "nodes", "interconnect", "nvlink_island",
-                                          "nics", "price_per_gpu_hour", "price_per_machine_hour", "mfu", "bundle"};
+                                          "nics", "price_per_gpu_hour", "price_per_machine_hour", "currency", "mfu",
+                                          "bundle"};
 
 std::string lower(std::string_view s) {
   std::string out(s);
@@ -60,7 +61,7 @@ Offer parse_one(const YAML::Node& node, const std::string& path, const core::Cat
     const auto key = kv.first.as<std::string>();
     if (kOfferKeys.count(key) == 0) {
       throw FieldError{fmt::format("{}.{}: unknown field (known: name, gpu, gpus_per_node, nodes, interconnect, "
-                                   "nvlink_island, nics, price_per_gpu_hour, price_per_machine_hour, mfu, bundle)",
+                                   "nvlink_island, nics, price_per_gpu_hour, price_per_machine_hour, currency, mfu, bundle)",
                                    path, key)};
     }
   }
@@ -104,6 +105,14 @@ Offer parse_one(const YAML::Node& node, const std::string& path, const core::Cat
   if (o.price_per_gpu_hour && o.price_per_machine_hour) {
     throw FieldError{path + ": give price_per_gpu_hour or price_per_machine_hour, not both"};
   }
+  if (node["currency"]) {
+    const auto c = node["currency"].as<std::string>();
+    if (c.empty() || c.size() > 8 || !std::all_of(c.begin(), c.end(), [](unsigned char ch) { return std::isalpha(ch); })) {
+      throw FieldError{fmt::format("{}: expected a currency label such as USD or EUR, found '{}'",
+                                   where(path + ".currency", node["currency"]), c)};
+    }
+    o.currency = c;
+  }
   if (node["mfu"]) o.mfu = number(node["mfu"], path + ".mfu", 0.01, 1.0);
   if (node["bundle"]) o.bundle = node["bundle"].as<std::string>();
   return o;
@@ -115,6 +124,74 @@ std::optional<double> Offer::gpu_hour_price() const {
   if (price_per_gpu_hour) return price_per_gpu_hour;
   if (price_per_machine_hour) return *price_per_machine_hour / gpus_per_node;
   return std::nullopt;
+}
+
+core::Result<Price> parse_price(std::string_view text) {
+  const auto bad = [&](std::string_view why) {
+    return core::usage_error(fmt::format("{}: {} (expected AMOUNT/gpu-h or AMOUNT/machine-h, e.g. 2.49/gpu-h, "
+                                         "19.92/machine-h, EUR 2.49/gpu-h)", text, why));
+  };
+  Price p;
+  std::string_view amount = text;
+  if (const auto slash = text.rfind('/'); slash != std::string_view::npos) {
+    const std::string unit = lower(text.substr(slash + 1));
+    if (unit == "gpu-h" || unit == "gpu-hour" || unit == "gpuh") {
+      p.per_machine = false;
+    } else if (unit == "machine-h" || unit == "machine-hour" || unit == "node-h") {
+      p.per_machine = true;
+    } else {
+      return bad(fmt::format("unknown unit '{}'", text.substr(slash + 1)));
+    }
+    amount = text.substr(0, slash);
+  }
+  // Currency: a symbol or letters before or after the number, spaces allowed between.
+  std::string a(amount);
+  std::string currency;
+  const auto take_symbol = [&](std::string_view symbol, const char* name) {
+    if (a.rfind(symbol, 0) == 0) {
+      currency = name;
+      a = a.substr(symbol.size());
+    }
+  };
+  take_symbol("$", "USD");
+  take_symbol("\xe2\x82\xac", "EUR");  // euro sign, UTF-8
+  take_symbol("\xc2\xa3", "GBP");       // pound sign, UTF-8
+  std::size_t i = 0;
+  while (i < a.size() && std::isalpha(static_cast<unsigned char>(a[i]))) ++i;
+  if (i > 0) currency = a.substr(0, i);
+  std::size_t j = a.size();
+  while (j > i && std::isalpha(static_cast<unsigned char>(a[j - 1]))) --j;
+  if (j < a.size()) {
+    if (!currency.empty()) return bad("two currencies");
+    currency = a.substr(j);
+  }
+  std::string number = a.substr(i, j - i);
+  number.erase(0, number.find_first_not_of(' '));
+  number.erase(number.find_last_not_of(' ') + 1);
+  double v = -1;
+  try {
+    std::size_t used = 0;
+    v = std::stod(number, &used);
+    if (used != number.size()) return bad("not a number");
+  } catch (const std::exception&) {
+    return bad("not a number");
+  }
+  if (!std::isfinite(v)) return bad("not a finite number");
+  if (v < 0) return bad("a price must not be negative");
+  if (currency.size() > 8) return bad("currency label longer than 8 letters");
+  p.amount = v;
+  if (!currency.empty()) {
+    std::transform(currency.begin(), currency.end(), currency.begin(), [](unsigned char c) { return std::toupper(c); });
+    p.currency = currency;
+  }
+  return p;
+}
+
+void apply_price(Offer& offer, const Price& price) {
+  offer.price_per_gpu_hour.reset();
+  offer.price_per_machine_hour.reset();
+  (price.per_machine ? offer.price_per_machine_hour : offer.price_per_gpu_hour) = price.amount;
+  offer.currency = price.currency;
 }
 
 const core::GpuModel* find_gpu(const core::Catalog& catalog, std::string_view id_or_name) {

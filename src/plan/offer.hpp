@@ -40,6 +40,7 @@ struct Offer {
   double nic_gbit_s = 0;              // per NIC, Gb/s
   std::optional<double> price_per_gpu_hour;
   std::optional<double> price_per_machine_hour;  // per node
+  std::string currency = "USD";       // a label: gpuvet converts nothing
   std::optional<double> mfu;          // this offer's utilisation, overriding the job's and the default
   std::string bundle;                 // bundle directory to read (resolved by the CLI)
   std::optional<Measured> measured;
@@ -55,6 +56,17 @@ struct Offer {
 // name the file and the field: "offers.yaml: offers[1].price_per_gpu_hour: must not be negative".
 core::Result<std::vector<Offer>> parse_offers(std::string_view yaml_text, const std::string& file_name,
                                               const core::Catalog& catalog);
+
+// A price as written on the command line: "2.49/gpu-h", "19.92/machine-h", "EUR 2.49/gpu-h",
+// "2.49 EUR/gpu-h", "$2.49/gpu-h"; a bare number is per GPU-hour in USD. The currency is a label
+// (letters, or $ EUR-sign GBP-sign), never converted. Errors say what was expected.
+struct Price {
+  double amount = 0;
+  bool per_machine = false;  // per machine (node) hour rather than per GPU-hour
+  std::string currency = "USD";
+};
+core::Result<Price> parse_price(std::string_view text);
+void apply_price(Offer& offer, const Price& price);
 
 // The catalogue model for an id ("h100-sxm5-80gb") or display name ("H100 SXM5 80GB"); nullptr if none.
 const core::GpuModel* find_gpu(const core::Catalog& catalog, std::string_view id_or_name);

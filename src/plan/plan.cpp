@@ -91,7 +91,7 @@ void plan_infer(OfferPlan& p, const Plan& plan) {
   }
 }
 
-std::vector<std::string> assumptions(const Job& job) {
+std::vector<std::string> assumptions(const ModelSpec& model, const Job& job) {
   std::vector<std::string> a = {
       "GB = 1e9 bytes, GiB = 2^30 bytes; days are wall-clock days of the whole run.",
       std::string(kReserveSource) + " is added to every GPU's memory.",
@@ -109,6 +109,17 @@ std::vector<std::string> assumptions(const Job& job) {
     a.emplace_back(job.overlap ? "Overlap: data-parallel traffic hides behind compute (DDP buckets, FSDP prefetch); tensor- "
                                  "and pipeline-parallel traffic is exposed. Days use the overlapped step."
                                : "No overlap: days use compute + bubble + all communication.");
+    if (model.moe()) {
+      a.emplace_back("MoE: compute counts the active parameters (routed top-k + shared experts). Expert parallelism (EP) "
+                     "splits the routed experts over EP of the data-parallel ranks (experts / EP per GPU; their gradients "
+                     "and ZeRO shards over DP / EP ranks). Token dispatch and combine: 4 all-to-alls per MoE layer per "
+                     "micro-batch (6 with recomputation) of tokens x hidden x 2 bytes x top-k per GPU, (EP-1)/EP of it "
+                     "leaving the GPU, over NVLink/PCIe inside a node and one NIC's share between nodes, not overlapped.");
+      a.emplace_back("MoE, left out: router load imbalance and the capacity factor (tokens dropped or padded), "
+                     "node-limited routing and FP8 dispatch (DeepSeek-V3 sends less), overlap of all-to-all with compute "
+                     "(DualPipe), expert activations beyond a dense layer's, and expert parallelism at inference "
+                     "(experts are split by TP as vLLM does by default).");
+    }
   } else {
     a.emplace_back("KV cache as vLLM allocates it: 2 x layers x max(1, kv_heads / tp) x head_dim x dtype bytes per token "
                    "(1 latent for MLA), for every concurrent sequence at full context.");
@@ -126,7 +137,7 @@ Plan make_plan(const ModelSpec& model, const Job& job, const std::vector<Offer>&
   plan.params = count_params(model);
   plan.job = job;
   plan.kv_bytes_per_token = kv_bytes_per_token_per_gpu(model, 1, bytes(job.infer.kv_cache));
-  plan.assumptions = assumptions(job);
+  plan.assumptions = assumptions(model, job);
   for (const auto& offer : offers) {
     OfferPlan p;
     p.offer = offer;
@@ -153,7 +164,13 @@ Plan make_plan(const ModelSpec& model, const Job& job, const std::vector<Offer>&
     plan.offers.push_back(std::move(p));
   }
   for (auto& p : plan.offers) p.findings = plan_findings(plan, p);
-  rank_offers(plan.offers, job.workload);
+  for (const auto& offer : offers) {
+    if (offer.gpu_hour_price()) {
+      plan.currency = offer.currency;
+      break;
+    }
+  }
+  rank_offers(plan.offers, job.workload, plan.currency);
   return plan;
 }
 

@@ -51,6 +51,7 @@ struct Plan {
   Job job;
   double kv_bytes_per_token = 0;      // whole model, tp 1, at the job's KV dtype (inference)
   std::vector<OfferPlan> offers;      // ranked, best first
+  std::string currency = "USD";       // the label of every price and cost (the priced offers share it)
   std::vector<std::string> assumptions;
 };
 
@@ -58,7 +59,7 @@ Plan make_plan(const ModelSpec& model, const Job& job, const std::vector<Offer>&
 
 // Orders plans (fitting first; by cost per run when every fitting offer has a price, else by
 // days or, for inference, tokens/s per GPU) and writes rank and reason.
-void rank_offers(std::vector<OfferPlan>& plans, Workload workload);
+void rank_offers(std::vector<OfferPlan>& plans, Workload workload, const std::string& currency = "USD");
 
 // "2 x 8x H100 SXM5 80GB, NVSwitch full mesh, 8x 400 Gb/s NICs per node"
 std::string offer_summary(const Offer& offer);

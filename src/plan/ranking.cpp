@@ -43,7 +43,7 @@ std::string offer_summary(const Offer& o) {
   return s;
 }
 
-void rank_offers(std::vector<OfferPlan>& plans, Workload w) {
+void rank_offers(std::vector<OfferPlan>& plans, Workload w, const std::string& currency) {
   bool all_priced = true;
   for (const auto& p : plans) {
     if (p.fits && !money(p, w)) all_priced = false;
@@ -66,8 +66,8 @@ void rank_offers(std::vector<OfferPlan>& plans, Workload w) {
     if (&p == best) {
       const auto m = money(p, w);
       if (all_priced && m) {
-        p.reason = w == Workload::train ? fmt::format("{}: cheapest per run ({:.0f}), {}", p.offer.name, *m, comm)
-                                        : fmt::format("{}: cheapest per million tokens ({:.3g}), {}", p.offer.name, *m, comm);
+        p.reason = w == Workload::train ? fmt::format("{}: cheapest per run ({:.0f} {}), {}", p.offer.name, *m, currency, comm)
+                                        : fmt::format("{}: cheapest per million tokens ({:.3g} {}), {}", p.offer.name, *m, currency, comm);
       } else {
         p.reason = w == Workload::train ? fmt::format("{}: fewest days ({:.1f}; no price for every offer), {}", p.offer.name,
                                                       p.days.value_or(0), comm)

@@ -17,6 +17,30 @@ double attention_width(const ModelSpec& m) {
 
 std::string gb(double bytes) { return fmt::format("{:.3g} GB", bytes / 1e9); }
 
+// Gradient traffic of one data-parallel group: `ranks` GPUs `stride` apart, `bytes` of gradients each.
+void add_dp_traffic(StepTime& t, const Offer& offer, const Layout& l, int micro_batches, int ranks, int stride,
+                    double bytes, const std::string& what) {
+  if (ranks <= 1) return;
+  const double ring = (ranks - 1.0) / ranks;
+  if (l.zero <= 2) {
+    // One all-reduce of the gradients per step (ZeRO-1/2: reduce-scatter + all-gather, same volume).
+    const auto bw = group_busbw(offer, l.zero == 0 ? Collective::all_reduce : Collective::all_gather, ranks, stride);
+    const double s = 2 * ring * bytes / (bw.busbw_gbps * 1e9);
+    t.dp_comm += s;
+    t.basis.push_back(fmt::format("{}: 2(n-1)/n x {} gradients / {:.1f} GB/s busbw = {:.3g} s ({})", what, gb(bytes),
+                                  bw.busbw_gbps, s, bw.basis));
+    return;
+  }
+  // ZeRO-3/FSDP: parameters gathered for forward and backward of every micro-batch, gradients
+  // reduce-scattered once: 1.5x an all-reduce without accumulation (ZeRO paper).
+  const auto bw = group_busbw(offer, Collective::all_gather, ranks, stride);
+  const double passes = 2.0 * micro_batches + 1.0;
+  const double s = passes * ring * bytes / (bw.busbw_gbps * 1e9);
+  t.dp_comm += s;
+  t.basis.push_back(fmt::format("{}, ZeRO-3: (2 x {} micro-batches + 1) x (n-1)/n x {} / {:.1f} GB/s busbw = {:.3g} s ({})",
+                                what, micro_batches, gb(bytes), bw.busbw_gbps, s, bw.basis));
+}
+
 }  // namespace
 
 double StepTime::comm_share() const {
@@ -26,7 +50,17 @@ double StepTime::comm_share() const {
 
 double StepTime::comm_share_overlapped() const {
   const double t = total_overlapped();
-  return t > 0 ? (tp_comm + pp_comm + dp_exposed) / t : 0;
+  return t > 0 ? (tp_comm + pp_comm + ep_comm + dp_exposed) / t : 0;
+}
+
+double all_to_all_seconds(const Offer& offer, const Layout& l, double bytes) {
+  if (l.ep <= 1) return 0;
+  const auto path = all_to_all_path(offer, l.ep, l.tp);
+  const double intra_bytes = bytes * (path.local_ranks - 1.0) / l.ep;
+  const double inter_bytes = bytes * static_cast<double>(l.ep - path.local_ranks) / l.ep;
+  const double intra = intra_bytes > 0 ? intra_bytes / (path.intra_gbps * 1e9) : 0;
+  const double inter = inter_bytes > 0 ? inter_bytes / (path.inter_gbps * 1e9) : 0;
+  return std::max(intra, inter) + kCollectiveLatencyS;
 }
 
 double train_flops_per_token(const ModelSpec& model, const ParamCounts& params, const TrainJob& job) {
@@ -49,25 +83,14 @@ StepTime train_step(const ModelSpec& model, const ParamCounts& params, const Tra
     t.bubble = (l.pp - 1.0) / m * t.compute;
     t.basis.push_back(fmt::format("pipeline bubble: (pp - 1) / m = {} / {} of compute = {:.3g} s", l.pp - 1, m, t.bubble));
   }
-  // Data parallel: bf16 gradients of this rank's model shard.
-  const double shard_bytes = 2.0 * params.total / (l.tp * l.pp);
-  if (l.dp > 1) {
-    const double ring = (l.dp - 1.0) / l.dp;
-    if (l.zero <= 2) {
-      // One all-reduce of the gradients per step (ZeRO-1/2: reduce-scatter + all-gather, same volume).
-      const auto bw = group_busbw(offer, l.zero == 0 ? Collective::all_reduce : Collective::all_gather, l.dp, l.tp);
-      t.dp_comm = 2 * ring * shard_bytes / (bw.busbw_gbps * 1e9);
-      t.basis.push_back(fmt::format("data parallel: 2(n-1)/n x {} gradients / {:.1f} GB/s busbw = {:.3g} s ({})",
-                                    gb(shard_bytes), bw.busbw_gbps, t.dp_comm, bw.basis));
-    } else {
-      // ZeRO-3/FSDP: parameters gathered for forward and backward of every micro-batch, gradients
-      // reduce-scattered once: 1.5x an all-reduce without accumulation (ZeRO paper).
-      const auto bw = group_busbw(offer, Collective::all_gather, l.dp, l.tp);
-      const double passes = 2.0 * m + 1.0;
-      t.dp_comm = passes * ring * shard_bytes / (bw.busbw_gbps * 1e9);
-      t.basis.push_back(fmt::format("ZeRO-3: (2 x {} micro-batches + 1) x (n-1)/n x {} / {:.1f} GB/s busbw = {:.3g} s ({})",
-                                    m, gb(shard_bytes), bw.busbw_gbps, t.dp_comm, bw.basis));
-    }
+  // Data parallel: bf16 gradients of this rank's model shard. With expert parallelism the routed
+  // experts' gradients are reduced apart, among the dp / ep ranks holding the same experts.
+  const double experts = l.ep > 1 ? params.routed_experts : 0;
+  const double shard_bytes = 2.0 * (params.total - experts) / (l.tp * l.pp);
+  add_dp_traffic(t, offer, l, m, l.dp, l.tp, shard_bytes, "data parallel");
+  if (experts > 0) {
+    add_dp_traffic(t, offer, l, m, l.expert_dp(), l.tp * l.ep, 2.0 * experts / (l.tp * l.pp * l.ep),
+                   fmt::format("expert data parallel (experts / EP {})", l.ep));
   }
   const double act_bytes = static_cast<double>(job.micro_batch) * job.seq_len * model.hidden * 2.0;
   if (l.tp > 1) {
@@ -87,6 +110,21 @@ StepTime train_step(const ModelSpec& model, const ParamCounts& params, const Tra
     t.pp_comm = 2.0 * m * send / (bw.busbw_gbps * 1e9);
     t.basis.push_back(fmt::format("pipeline: 2 x {} micro-batches x {} / {:.1f} GB/s = {:.3g} s ({})", m, gb(send),
                                   bw.busbw_gbps, t.pp_comm, bw.basis));
+  }
+  if (l.ep > 1 && model.moe_layers() > 0) {
+    // MoE token dispatch and combine: two all-to-alls per MoE layer forward, two again backward
+    // (three forward passes' worth with recomputation). Each GPU sends its share of the micro-batch's
+    // tokens (b x s / tp; sequence parallel splits them over TP) top-k times, hidden x 2 bytes each.
+    const int per_layer = job.recompute == Recompute::full ? 6 : 4;
+    const double count = per_layer * (static_cast<double>(model.moe_layers()) / l.pp) * m;
+    const double tokens_per_gpu = static_cast<double>(job.micro_batch) * job.seq_len / l.tp;
+    const double bytes = tokens_per_gpu * model.hidden * 2.0 * model.experts_per_token;
+    const double each = all_to_all_seconds(offer, l, bytes);
+    t.ep_comm = count * each;
+    t.basis.push_back(fmt::format("expert parallel: {:.0f} all-to-alls x {:.3g} s ({:.0f} tokens x {} hidden x 2 bytes x "
+                                  "top-{} = {}, (EP-1)/EP of it leaves the GPU) = {:.3g} s ({})",
+                                  count, each, tokens_per_gpu, model.hidden, model.experts_per_token, gb(bytes),
+                                  t.ep_comm, all_to_all_path(offer, l.ep, l.tp).basis));
   }
   t.dp_exposed = std::max(0.0, t.dp_comm - t.compute);
   return t;

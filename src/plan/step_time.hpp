@@ -20,10 +20,11 @@ struct StepTime {  // seconds per optimizer step (training) or per decode step (
   double dp_comm = 0;     // gradient all-reduce, or ZeRO's reduce-scatter and gathers
   double tp_comm = 0;     // tensor-parallel all-reduces
   double pp_comm = 0;     // pipeline sends
+  double ep_comm = 0;     // MoE expert parallel: token dispatch and combine all-to-alls
   double dp_exposed = 0;  // dp_comm not hidden behind compute (with overlap)
-  [[nodiscard]] double comm() const { return dp_comm + tp_comm + pp_comm; }
+  [[nodiscard]] double comm() const { return dp_comm + tp_comm + pp_comm + ep_comm; }
   [[nodiscard]] double total_no_overlap() const { return compute + bubble + comm(); }
-  [[nodiscard]] double total_overlapped() const { return compute + bubble + tp_comm + pp_comm + dp_exposed; }
+  [[nodiscard]] double total_overlapped() const { return compute + bubble + tp_comm + pp_comm + ep_comm + dp_exposed; }
   // T_comm / (T_comp + T_bubble + T_comm), without and with overlap.
   [[nodiscard]] double comm_share() const;
   [[nodiscard]] double comm_share_overlapped() const;
@@ -33,6 +34,11 @@ struct StepTime {  // seconds per optimizer step (training) or per decode step (
 // FLOPs per trained token: 6N (8N with full recomputation) plus attention 12*L*d*s (16 with
 // recomputation; llm-foundry scripts/train/benchmarking/README.md), N the active parameters.
 double train_flops_per_token(const ModelSpec& model, const ParamCounts& params, const TrainJob& job);
+
+// Seconds of one MoE all-to-all (dispatch or combine) on `layout`'s expert-parallel group: each
+// GPU sends `bytes` (its tokens x hidden x 2 bytes x top-k), (ep - 1) / ep of it to other GPUs;
+// the part to GPUs of its node and the part to other nodes move at once, the slower sets the time.
+double all_to_all_seconds(const Offer& offer, const Layout& layout, double bytes);
 
 StepTime train_step(const ModelSpec& model, const ParamCounts& params, const TrainJob& job, const Layout& layout,
                     const Offer& offer, double flops_per_gpu_s);

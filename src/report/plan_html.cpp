@@ -21,19 +21,20 @@ constexpr Segment kSegments[] = {{"compute", "#4e79a7"},
                                  {"pipeline bubble", "#bab0ac"},
                                  {"tensor-parallel comm", "#f28e2b"},
                                  {"pipeline comm", "#edc948"},
+                                 {"expert-parallel all-to-all", "#b07aa1"},
                                  {"data-parallel comm (exposed)", "#e15759"}};
 
 std::vector<double> segments(const plan::OfferPlan& o) {
-  return {o.step.compute, o.step.bubble, o.step.tp_comm, o.step.pp_comm, o.step.dp_exposed};
+  return {o.step.compute, o.step.bubble, o.step.tp_comm, o.step.pp_comm, o.step.ep_comm, o.step.dp_exposed};
 }
 
 std::vector<std::vector<std::string>> rows(const plan::Plan& p) {
   const bool train = p.job.workload == plan::Workload::train;
   std::vector<std::vector<std::string>> out;
-  out.push_back(train ? std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Days", "Cost",
-                                                 "Per M tokens", "Why"}
+  out.push_back(train ? std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Days",
+                                                 "Cost " + p.currency, "Per M tokens", "Why"}
                       : std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Tok/s/GPU",
-                                                 "Per M tokens", "Why"});
+                                                 p.currency + " per M tokens", "Why"});
   for (const auto& o : p.offers) {
     std::vector<std::string> r = {std::to_string(o.rank), o.offer.name, o.fits ? "yes" : "no",
                                   plan::describe(o.layout, p.job.workload),

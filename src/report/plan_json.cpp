@@ -13,7 +13,7 @@ using nlohmann::ordered_json;
 ordered_json opt(const std::optional<double>& v) { return v ? ordered_json(*v) : ordered_json(nullptr); }
 
 ordered_json layout_json(const plan::Layout& l) {
-  return {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"zero", l.zero}};
+  return {{"tp", l.tp}, {"pp", l.pp}, {"dp", l.dp}, {"zero", l.zero}, {"ep", l.ep}};
 }
 
 ordered_json model_json(const plan::Plan& p) {
@@ -97,6 +97,7 @@ ordered_json offer_json(const plan::OfferPlan& p, const plan::Plan& plan) {
                       {"dp_comm", p.step.dp_comm},
                       {"tp_comm", p.step.tp_comm},
                       {"pp_comm", p.step.pp_comm},
+                      {"ep_comm", p.step.ep_comm},
                       {"dp_exposed", p.step.dp_exposed},
                       {"total", p.step.total_no_overlap()},
                       {"total_overlapped", p.step.total_overlapped()}}},
@@ -127,6 +128,7 @@ ordered_json offer_json(const plan::OfferPlan& p, const plan::Plan& plan) {
 std::string render_plan_json(const plan::Plan& plan) {
   ordered_json j = {{"schema", plan::kPlanSchema}, {"model", model_json(plan)}, {"job", job_json(plan.job)}};
   j["kv_bytes_per_token"] = plan.kv_bytes_per_token;
+  j["currency"] = plan.currency;
   ordered_json offers = ordered_json::array();
   for (const auto& p : plan.offers) offers.push_back(offer_json(p, plan));
   j["offers"] = offers;

@@ -15,7 +15,7 @@ std::string render_plan_markdown(const plan::Plan& plan);
 std::string render_plan_html(const plan::Plan& plan);
 
 // One horizontal stacked bar per offer: compute, pipeline bubble, and exposed tensor-parallel,
-// pipeline and data-parallel communication, in seconds per step; well-formed XML.
+// pipeline, expert-parallel and data-parallel communication, in seconds per step; well-formed XML.
 std::string svg_step_breakdown(const plan::Plan& plan);
 
 // Shared words: "12.3 GiB", "n/a" for absent money, "41 %".

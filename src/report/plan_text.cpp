@@ -41,10 +41,10 @@ std::string header(const plan::Plan& p) {
 std::string render_plan_text(const plan::Plan& p) {
   const bool train = p.job.workload == plan::Workload::train;
   std::string out = header(p) + "\n";
-  TextTable table(train ? std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Days", "Cost",
-                                                   "Per M tokens"}
+  TextTable table(train ? std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Days",
+                                                   "Cost " + p.currency, "Per M tokens"}
                         : std::vector<std::string>{"#", "Offer", "Fits", "Layout", "GiB/GPU", "Comm", "Tok/s/GPU",
-                                                   "Prefill tok/s/GPU", "Per M tokens"});
+                                                   "Prefill tok/s/GPU", p.currency + " per M tokens"});
   for (const auto& o : p.offers) {
     std::vector<std::string> row = {std::to_string(o.rank), o.offer.name, o.fits ? "yes" : "NO",
                                     plan::describe(o.layout, p.job.workload),

@@ -1,0 +1,162 @@
+// Mixture of experts in the planner: expert parallelism's memory split, the all-to-all of token
+// dispatch and combine on each fabric, the layout search preferring EP over ZeRO-3, and the CLI.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../cli/cli_runner.hpp"
+#include "catalog/gpu_catalog.hpp"
+#include "plan/fabric.hpp"
+#include "plan/memory.hpp"
+#include "plan/model_sources.hpp"
+#include "plan/plan.hpp"
+#include "plan/step_time.hpp"
+
+namespace gpuvet::plan {
+namespace {
+
+const ModelSpec& preset(const char* name) {
+  const ModelSpec* m = find_preset(name);
+  EXPECT_NE(m, nullptr) << name;
+  return *m;
+}
+
+Offer h100_nodes(int nodes) {
+  Offer o;
+  o.name = "hgx";
+  o.gpu = *catalog::gpu_catalog().by_id("h100-sxm5-80gb");
+  o.interconnect = core::InterconnectClass::nvswitch_full_mesh;
+  o.nodes = nodes;
+  o.nics_per_node = 8;
+  o.nic_gbit_s = 400;
+  return o;
+}
+
+TEST(PlanMoe, RoutedExpertWeightsOfThePresets) {
+  // Mixtral 8x7B (config.json): 32 layers x 8 experts x 3 x 4096 x 14336.
+  EXPECT_DOUBLE_EQ(count_params(preset("mixtral-8x7b")).routed_experts, 32.0 * 8 * 3 * 4096 * 14336);
+  // DeepSeek-V3: 58 MoE layers (61 - first_k_dense_replace 3) x 256 routed x 3 x 7168 x 2048; the shared
+  // expert is replicated like a dense MLP.
+  const ModelSpec& ds = preset("deepseek-v3");
+  EXPECT_EQ(ds.moe_layers(), 58);
+  EXPECT_DOUBLE_EQ(count_params(ds).routed_experts, 58.0 * 256 * 3 * 7168 * 2048);
+  EXPECT_EQ(count_params(preset("llama-3-8b")).routed_experts, 0.0);
+}
+
+TEST(PlanMoe, ExpertParallelismSplitsExpertStates) {
+  const ModelSpec& m = preset("mixtral-8x7b");
+  const ParamCounts p = count_params(m);
+  const double dense = p.total - p.routed_experts;
+  // 16 GPUs, EP 8, ZeRO-1: each GPU holds 1/8 of the experts; their optimizer states are sharded
+  // over the dp / ep = 2 ranks holding the same experts, the dense states over all 16.
+  const Layout l{1, 1, 16, 1, 8};
+  const auto mem = train_memory(m, p, TrainJob{}, l);
+  EXPECT_NEAR(mem.weights * kGiB, 2 * (dense + p.routed_experts / 8), 1);
+  EXPECT_NEAR(mem.gradients * kGiB, 2 * (dense + p.routed_experts / 8), 1);
+  EXPECT_NEAR(mem.optimizer * kGiB, 12 * (dense / 16 + p.routed_experts / 8 / 2), 1);
+  // Without EP the experts are ordinary data-parallel weights.
+  const auto flat = train_memory(m, p, TrainJob{}, Layout{1, 1, 16, 1, 1});
+  EXPECT_NEAR(flat.weights * kGiB, 2 * p.total, 1);
+  EXPECT_NEAR(flat.optimizer * kGiB, 12 * p.total / 16, 1);
+}
+
+TEST(PlanMoe, AllToAllInsideOneNvswitchNode) {
+  // 67.1 MB per GPU (4096 tokens x 4096 x 2 bytes x top-2), 7/8 of it to the 7 other GPUs at
+  // 450 GB/s x 0.75 (DeepEP intranode efficiency), plus one collective launch.
+  const double bytes = 4096.0 * 4096 * 2 * 2;
+  const double want = bytes * 7 / 8 / (450e9 * 0.75) + kCollectiveLatencyS;
+  EXPECT_NEAR(all_to_all_seconds(h100_nodes(1), Layout{1, 1, 8, 0, 8}, bytes), want, 1e-9);
+  const auto path = all_to_all_path(h100_nodes(1), 8, 1);
+  EXPECT_EQ(path.local_ranks, 8);
+  EXPECT_NE(path.basis.find("DeepEP"), std::string::npos) << path.basis;
+  EXPECT_EQ(all_to_all_seconds(h100_nodes(1), Layout{1, 1, 8, 0, 1}, bytes), 0.0);  // no EP, no all-to-all
+}
+
+TEST(PlanMoe, AllToAllAcrossNodesIsPacedByOneNic) {
+  // EP 16 over 2 nodes: 7/16 of the bytes over NVLink, 8/16 through the GPU's own 400 Gb/s NIC
+  // at 0.92 (46 GB/s); both move at once, the NIC is slower.
+  const double bytes = 4096.0 * 4096 * 2 * 2;
+  const double nic = 400.0 / 8 * 0.92 * 1e9;
+  EXPECT_NEAR(all_to_all_seconds(h100_nodes(2), Layout{1, 1, 16, 0, 16}, bytes), bytes * 8 / 16 / nic + kCollectiveLatencyS,
+              1e-9);
+  // Half the NICs: each GPU gets half a NIC.
+  Offer thin = h100_nodes(2);
+  thin.nics_per_node = 4;
+  EXPECT_NEAR(all_to_all_seconds(thin, Layout{1, 1, 16, 0, 16}, bytes), bytes * 8 / 16 / (nic / 2) + kCollectiveLatencyS,
+              1e-9);
+}
+
+TEST(PlanMoe, AllToAllOnPcieAndAcrossNvlinkGroups) {
+  Offer pcie;
+  pcie.gpu = *catalog::gpu_catalog().by_id("l40s-48gb");
+  pcie.interconnect = core::InterconnectClass::pcie_only;
+  const double bytes = 1e8;
+  const auto path = all_to_all_path(pcie, 8, 1);
+  EXPECT_DOUBLE_EQ(path.intra_gbps, pcie.gpu.pcie_gen >= 5 ? 30 : 20);
+  EXPECT_NEAR(all_to_all_seconds(pcie, Layout{1, 1, 8, 0, 8}, bytes), bytes * 7 / 8 / (path.intra_gbps * 1e9) + kCollectiveLatencyS,
+              1e-9);
+  // 4+4 NVLink: an EP group over all 8 GPUs crosses PCIe between the groups.
+  Offer split = h100_nodes(1);
+  split.interconnect = core::InterconnectClass::nvlink_partial;
+  split.nvlink_island = 4;
+  EXPECT_LT(all_to_all_path(split, 8, 1).intra_gbps, 50.0);
+  EXPECT_GT(all_to_all_path(split, 4, 1).intra_gbps, 300.0);
+}
+
+TEST(PlanMoe, StepCountsFourAllToAllsPerMoeLayerPerMicroBatch) {
+  const ModelSpec& m = preset("mixtral-8x7b");
+  const ParamCounts p = count_params(m);
+  TrainJob job;
+  job.global_batch = 32;  // 16 ranks x micro-batch 1 -> 2 micro-batches
+  const Layout l{1, 1, 16, 1, 8};
+  const Offer o = h100_nodes(2);
+  const double bytes = 4096.0 * m.hidden * 2 * m.experts_per_token;
+  const auto t = train_step(m, p, job, l, o, 400e12);
+  EXPECT_NEAR(t.ep_comm, 4.0 * 32 * 2 * all_to_all_seconds(o, l, bytes), 1e-9);
+  job.recompute = Recompute::full;
+  EXPECT_NEAR(train_step(m, p, job, l, o, 400e12).ep_comm, 6.0 * 32 * 2 * all_to_all_seconds(o, l, bytes), 1e-9);
+  // The all-to-all is exposed: it counts in the overlapped step and in the communication share.
+  EXPECT_NEAR(t.total_overlapped() - t.compute - t.dp_exposed, t.ep_comm, 1e-9);
+  // Expert gradients are reduced among the dp / ep = 2 ranks holding the same experts.
+  bool expert_line = false;
+  for (const auto& b : t.basis) expert_line = expert_line || b.rfind("expert data parallel", 0) == 0;
+  EXPECT_TRUE(expert_line);
+}
+
+TEST(PlanMoe, LayoutSearchPrefersExpertParallelOverZero3) {
+  const ModelSpec& m = preset("mixtral-8x7b");
+  const ParamCounts p = count_params(m);
+  Job job;
+  const auto chosen = choose_layout(m, p, job, 8, 2, 79.6, true);
+  ASSERT_TRUE(chosen.fits);
+  EXPECT_GT(chosen.layout.ep, 1);
+  EXPECT_LT(chosen.layout.zero, 3);
+  // Held to EP 1, the same job needs ZeRO-3.
+  job.train.ep = 1;
+  const auto flat = choose_layout(m, p, job, 8, 2, 79.6, true);
+  ASSERT_TRUE(flat.fits);
+  EXPECT_EQ(flat.layout.zero, 3);
+  // Dense models never plan EP.
+  Job dense;
+  EXPECT_EQ(choose_layout(preset("llama-3-8b"), count_params(preset("llama-3-8b")), dense, 8, 2, 79.6, true).layout.ep, 1);
+}
+
+TEST(PlanMoe, CliShowsExpertParallelism) {
+  const auto r = testing::run_cli({"plan", "--model", "deepseek-v3", "--offer", "hgx-h100-8x", "--ep", "8", "--json"});
+  ASSERT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["offers"][0]["layout"]["ep"], 8);
+  EXPECT_GT(j["offers"][0]["step_time_s"]["ep_comm"].get<double>(), 0.0);
+  bool said = false;
+  for (const auto& a : j["assumptions"]) said = said || a.get<std::string>().find("load imbalance") != std::string::npos;
+  EXPECT_TRUE(said) << "the MoE caveats are stated";
+  const auto dense = testing::run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--ep", "2"});
+  EXPECT_EQ(dense.exit_code, 2);
+  EXPECT_NE(dense.err.find("--ep 2: llama-3-8b is not a mixture of experts"), std::string::npos) << dense.err;
+  const auto odd = testing::run_cli({"plan", "--model", "mixtral-8x7b", "--offer", "hgx-h100-8x", "--ep", "3"});
+  EXPECT_EQ(odd.exit_code, 2);
+  EXPECT_NE(odd.err.find("must divide"), std::string::npos) << odd.err;
+}
+
+}  // namespace
+}  // namespace gpuvet::plan
