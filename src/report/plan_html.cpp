@@ -59,13 +59,13 @@ std::string title(const plan::Plan& p) {
 
 }  // namespace
 
-std::string svg_step_breakdown(const plan::Plan& p) {
 // Text is laid out at 7 px per character of 12 px sans-serif (Chromium draws about 6.5), so labels
 // keep their room; an offer name longer than kMaxNameChars is shortened with "..." and shown whole
 // in its tooltip. The legend wraps at the picture's width.
 constexpr double kCharPx = 7.0;
 constexpr std::size_t kMaxNameChars = 40;
 
+std::string svg_step_breakdown(const plan::Plan& p) {
   const int bar_area = 490, total_w = 90, bar_h = 22, gap = 10, top = 10, legend_row = 22;
   std::size_t name_chars = 0;
   for (const auto& o : p.offers) name_chars = std::max(name_chars, std::min(o.offer.name.size(), kMaxNameChars));
