@@ -230,6 +230,12 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   monitor::MonitorDaemon daemon(*source.value(), *store, board, *clock, wall, log, config);
   auto summary = daemon.run({&g_stop, &g_status});
   server.stop();
+  if (daemon.hung_calls() > 0) {
+    // A thread is still inside an NVML call that hung: destroying the source would call
+    // nvmlShutdown (which may block on the same driver lock) and unload code that thread runs.
+    log.warning(fmt::format("{} NVML call(s) still hung at exit; leaving NVML loaded", daemon.hung_calls()));
+    (void)source.value().release();
+  }
   if (!summary) return summary.error().with_context("monitor");
   return core::ExitCode::pass;
 }

@@ -192,17 +192,21 @@ AlertEvaluator::AlertEvaluator(std::vector<core::BurninGpu> gpus, AlertThreshold
 AlertEvaluator::~AlertEvaluator() = default;
 
 void AlertEvaluator::on_sample(const core::TelemetrySample& s) {
+  const bool answers = s.gpu_temp_c.known() || s.power_w.known() || s.sm_clock_mhz.known() || s.util_gpu_pct.known();
+  on_sample(s, answers, answers ? std::string() : s.power_w.reason());
+}
+
+void AlertEvaluator::on_sample(const core::TelemetrySample& s, bool answers, const std::string& silence) {
   State& st = *state_;
   if (st.first_t < 0) st.first_t = s.t_s;
   st.now_t = s.t_s;
   st.now_ms = s.unix_ms;
   GpuWatch& g = st.watch[s.gpu];
   const double w = st.th.counter_window_s;
-  const bool answers = s.gpu_temp_c.known() || s.power_w.known() || s.sm_clock_mhz.known() || s.util_gpu_pct.known();
   if (!answers && !g.lost) {
     g.lost = true;
     g.lost_since_ms = s.unix_ms;
-    g.lost_reason = s.power_w.reason();
+    g.lost_reason = silence;
   } else if (answers) {
     g.lost = false;
   }

@@ -24,6 +24,38 @@ std::vector<std::pair<std::string_view, bool>> read_fields(const core::Telemetry
           {"pcie_replays", s.pcie_replays.known()}, {"nvlink", s.nvlink.known()}};
 }
 
+// Why `field` (a name from read_fields) is absent in `s`.
+std::string reading_reason(const core::TelemetrySample& s, std::string_view field) {
+  const auto why = [](const auto& reading) { return reading.known() ? std::string("no reading") : reading.reason(); };
+  if (field == "gpu_temp_c") return why(s.gpu_temp_c);
+  if (field == "mem_temp_c") return why(s.mem_temp_c);
+  if (field == "sm_clock_mhz") return why(s.sm_clock_mhz);
+  if (field == "mem_clock_mhz") return why(s.mem_clock_mhz);
+  if (field == "power_w") return why(s.power_w);
+  if (field == "energy_j") return why(s.energy_j);
+  if (field == "util_gpu_pct") return why(s.util_gpu_pct);
+  if (field == "util_mem_pct") return why(s.util_mem_pct);
+  if (field == "clocks_event_reasons") return why(s.clocks_event_reasons);
+  if (field == "pstate") return why(s.pstate);
+  if (field == "ecc_corrected") return why(s.ecc_corrected);
+  if (field == "ecc_uncorrected") return why(s.ecc_uncorrected);
+  if (field == "pcie_replays") return why(s.pcie_replays);
+  return why(s.nvlink);
+}
+
+// A sample with every reading absent for `reason` (a GPU whose call did not return).
+core::TelemetrySample unanswered(const std::string& reason) {
+  core::TelemetrySample s;
+  const core::Absent why{reason};
+  s.gpu_temp_c = s.mem_temp_c = s.sm_clock_mhz = s.mem_clock_mhz = s.power_w = s.energy_j = why;
+  s.util_gpu_pct = s.util_mem_pct = why;
+  s.clocks_event_reasons = s.ecc_corrected = s.ecc_uncorrected = s.pcie_replays = why;
+  s.pstate = s.retired_pages_sbe = s.retired_pages_dbe = why;
+  s.retired_pages_pending = s.remap_pending = why;
+  s.nvlink = why;
+  return s;
+}
+
 std::string alert_key(const MonitorAlert& a) {
   std::string key = a.code;
   for (int g : a.gpus) key += fmt::format(":{}", g);
@@ -75,6 +107,33 @@ void MonitorDaemon::log_alert_changes() {
   alerts_ = std::move(now);
 }
 
+std::optional<core::TelemetrySample> MonitorDaemon::ask_sample(int gpu, double source_t) {
+  if (!caller_) return source_.sample(gpu, source_t);
+  auto out = std::make_shared<core::TelemetrySample>();
+  api::TelemetrySource* source = &source_;
+  if (!caller_->run(gpu, [source, out, gpu, source_t] { *out = source->sample(gpu, source_t); })) return std::nullopt;
+  return std::move(*out);
+}
+
+std::optional<std::vector<core::UnsupportedField>> MonitorDaemon::ask_probe(int gpu) {
+  if (!caller_) return source_.probe(gpu);
+  auto out = std::make_shared<std::vector<core::UnsupportedField>>();
+  api::TelemetrySource* source = &source_;
+  if (!caller_->run(gpu, [source, out, gpu] { *out = source->probe(gpu); })) return std::nullopt;
+  return std::move(*out);
+}
+
+bool MonitorDaemon::probe_slot(std::size_t slot, std::vector<core::UnsupportedField>& unsupported) {
+  auto probed = ask_probe(gpus_[slot].gpu.index);
+  if (!probed) return false;
+  needs_probe_[slot] = false;
+  for (auto& f : *probed) {
+    unsupported_[slot].push_back(f.field);
+    unsupported.push_back(std::move(f));
+  }
+  return true;
+}
+
 std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms, double source_t, bool retry_lost) {
   const auto started = wall_.now();
   const auto store_failed = [&](const core::Error& e) {
@@ -102,7 +161,22 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
     GpuNow& g = gpus_[slot];
     if (g.lost && !retry_lost && t_s - lost_asked_s_[slot] < config_.lost_retry_s) continue;
     lost_asked_s_[slot] = t_s;
-    core::TelemetrySample s = source_.sample(g.gpu.index, source_t);
+    const bool was_busy = caller_ && caller_->busy(g.gpu.index);
+    if (was_busy && g.lost) continue;  // still inside the call that hung: nothing to ask
+    std::optional<core::TelemetrySample> asked;
+    if (!was_busy && needs_probe_[slot]) {
+      std::vector<core::UnsupportedField> found;
+      if (probe_slot(slot, found)) {
+        if (auto e = store_.record_unsupported(found)) store_failed(*e);
+        asked = ask_sample(g.gpu.index, source_t);
+      }
+    } else if (!was_busy) {
+      asked = ask_sample(g.gpu.index, source_t);
+    }
+    const std::string no_answer = fmt::format(
+        "no answer within {} s: an NVML call on this GPU hangs (GPU unresponsive)", caller_ ? caller_->deadline_s() : 0.0);
+    if (!asked && !was_busy) ++cost_.source_errors_total;  // this tick's call passed its deadline
+    core::TelemetrySample s = asked ? std::move(*asked) : unanswered(no_answer);
     s.gpu = g.gpu.index;
     s.t_s = t_s;
     s.unix_ms = unix_ms;
@@ -110,20 +184,26 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
     s.miscompares = core::Absent{"the monitor only watches (no load of its own)"};
     ++cost_.samples_total;
     std::size_t failed = 0, known = 0;
+    std::string silence = asked ? "" : no_answer;  // why the GPU says nothing
     for (const auto& [field, ok] : read_fields(s)) {
       if (ok) {
         ++known;
       } else if (std::find(unsupported_[slot].begin(), unsupported_[slot].end(), field) == unsupported_[slot].end()) {
         ++failed;
+        if (silence.empty()) silence = reading_reason(s, field);
       }
     }
-    cost_.source_errors_total += failed;
-    const bool answers = known > 0;
+    if (asked) cost_.source_errors_total += failed;
+    // A GPU whose every reading is unsupported (an old driver without the symbols) still answers:
+    // it is silent only when readings it can report fail and none succeeds.
+    const bool answers = asked.has_value() && (known > 0 || failed == 0);
     if (g.lost && answers) log_.notice(fmt::format("GPU {} answers again", g.gpu.index));
-    if (!g.lost && !answers) log_.error(fmt::format("GPU {} stopped answering ({})", g.gpu.index, s.power_w.reason()));
+    if (!g.lost && !answers) {
+      log_.error(fmt::format("GPU {} stopped answering ({}); the other GPUs are still sampled", g.gpu.index, silence));
+    }
     g.lost = !answers;
     g.has_sample = true;
-    evaluator_->on_sample(s);
+    evaluator_->on_sample(s, answers, silence);
     if (auto e = store_.append(s)) store_failed(*e);
     g.latest = std::move(s);
   }
@@ -144,15 +224,18 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   auto listed = source_.gpus();
   if (!listed) return listed.error();
   evaluator_ = std::make_unique<AlertEvaluator>(*listed, config_.thresholds);
+  if (!source_.simulated()) caller_ = std::make_unique<DeadlineCaller>(config_.call_deadline_s);
   std::vector<core::UnsupportedField> unsupported;
   for (const auto& info : *listed) {
     GpuNow g;
     g.gpu = info;
     gpus_.push_back(std::move(g));
     unsupported_.emplace_back();
-    for (auto& f : source_.probe(info.index)) {
-      unsupported_.back().push_back(f.field);
-      unsupported.push_back(std::move(f));
+    needs_probe_.push_back(true);
+    if (!probe_slot(gpus_.size() - 1, unsupported)) {
+      ++cost_.source_errors_total;
+      log_.error(fmt::format("GPU {}: no answer to the probe within {} s (an NVML call hangs); asked again later",
+                             info.index, config_.call_deadline_s));
     }
     // Never read by the monitor: recorded once, not as an absence in every sample.
     for (const char* field : {"tflops", "miscompares"}) {

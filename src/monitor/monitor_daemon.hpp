@@ -3,7 +3,9 @@
 // telemetry store (batched commits, pruned to the retention), feeds the alert evaluator and
 // publishes a MonitorSnapshot on the SnapshotBoard for the HTTP endpoint. A GPU that is lost or a
 // reading that fails is reported (gpu_lost, DaemonCost::source_errors_total) and the others keep
-// going; a lost GPU is asked again once a minute. Runs on the caller's thread until the stop
+// going; a lost GPU is asked again once a minute. A live source is called through a
+// DeadlineCaller: a GPU whose call does not return within call_deadline_s is reported lost
+// (unresponsive) and not called again until that call returns. Runs on the caller's thread until the stop
 // flag is set or the duration has passed. Memory: the latest sample per GPU and the evaluator's
 // bounded windows; nothing grows with uptime.
 #pragma once
@@ -16,6 +18,7 @@
 #include "backends/api/telemetry_source.hpp"
 #include "core/error.hpp"
 #include "monitor/alert_evaluator.hpp"
+#include "monitor/deadline_caller.hpp"
 #include "monitor/journal_log.hpp"
 #include "monitor/monitor_snapshot.hpp"
 #include "platform/clock.hpp"
@@ -31,6 +34,7 @@ struct DaemonConfig {
   telemetry::Retention retention;
   double prune_every_s = 300;       // run time between prunes
   double lost_retry_s = 60;         // a lost GPU is sampled again this often
+  double call_deadline_s = 2;       // live source: wall time a GPU's probe or sample may take
   AlertThresholds thresholds;
 };
 
@@ -59,11 +63,20 @@ class MonitorDaemon {
   core::Result<DaemonSummary> run(DaemonSignals signals);
 
   [[nodiscard]] const AlertEvaluator* evaluator() const { return evaluator_.get(); }
+  // Live source calls that passed their deadline and have not returned. When non-zero at exit,
+  // the source must not be destroyed (a thread is still inside it): see monitor_command.cpp.
+  [[nodiscard]] std::size_t hung_calls() const { return caller_ ? caller_->hung_calls() : 0; }
 
  private:
   std::optional<core::Error> tick(double t_s, std::int64_t unix_ms, double source_t, bool retry_lost);
   void publish(std::int64_t unix_ms, bool healthy, std::string reason);
   void log_alert_changes();
+  // The source's answers, through caller_ for a live source; nullopt when the call did not return
+  // within the deadline or an earlier call on the GPU still has not.
+  std::optional<core::TelemetrySample> ask_sample(int gpu, double source_t);
+  std::optional<std::vector<core::UnsupportedField>> ask_probe(int gpu);
+  // Probes the GPU in `slot` and records what it cannot report; false when it did not answer.
+  bool probe_slot(std::size_t slot, std::vector<core::UnsupportedField>& unsupported);
 
   api::TelemetrySource& source_;
   telemetry::TelemetryStore& store_;
@@ -75,6 +88,8 @@ class MonitorDaemon {
   std::vector<GpuNow> gpus_;
   std::vector<double> lost_asked_s_;
   std::vector<std::vector<std::string>> unsupported_;  // per GPU slot: fields probe() found unsupported
+  std::vector<bool> needs_probe_;                       // per GPU slot: probe() has not answered yet
+  std::unique_ptr<DeadlineCaller> caller_;              // live sources only
   std::unique_ptr<AlertEvaluator> evaluator_;
   std::vector<MonitorAlert> alerts_;
   DaemonCost cost_;

@@ -1,8 +1,8 @@
-// The NVML telemetry source against the fake libnvidia-ml.so.1 (tests/backends/nvml/fake), which
-// serves a simulated HGX H100 through the real NVML ABI but exports no temperature, power or
-// event entry points and answers NOT_SUPPORTED for the memory-temperature, PCIe-replay and NVLink
-// error fields: the source must probe that once, report it with the reason, never call again,
-// and still read what the fake does support.
+// The NVML telemetry source against the fake libnvidia-ml.so.1 (tests/backends/nvml/fake). The
+// minimal build (an old driver) exports no temperature, power, utilization, field-value or event
+// entry points: the source must probe that once, report each with the reason, never call again,
+// and still read what the fake does support. The full build serves the simulator's production
+// model through those entry points: every reading the model has is present.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,7 +21,7 @@ std::string reason_of(const std::vector<core::UnsupportedField>& fields, const s
 }
 
 TEST(NvmlTelemetry, ProbesOnceAndDegradesWithReasons) {
-  auto source = nvml::open_nvml_telemetry(GPUVET_FAKE_NVML_FULL);
+  auto source = nvml::open_nvml_telemetry(GPUVET_FAKE_NVML_MINIMAL);
   ASSERT_TRUE(source) << source.error().message;
   EXPECT_FALSE(source.value()->simulated());
   auto gpus = source.value()->gpus();
@@ -34,14 +34,14 @@ TEST(NvmlTelemetry, ProbesOnceAndDegradesWithReasons) {
 
   const auto unsupported = source.value()->probe(0);
   EXPECT_NE(reason_of(unsupported, "gpu_temp_c").find("nvmlDeviceGetTemperature"), std::string::npos);
-  EXPECT_EQ(reason_of(unsupported, "mem_temp_c"), "not supported on this GPU");
-  EXPECT_EQ(reason_of(unsupported, "pcie_replays"), "not supported on this GPU");
+  EXPECT_NE(reason_of(unsupported, "power_w").find("nvmlDeviceGetPowerUsage not exported"), std::string::npos);
+  EXPECT_NE(reason_of(unsupported, "mem_temp_c").find("nvmlDeviceGetFieldValues not exported"), std::string::npos);
+  EXPECT_NE(reason_of(unsupported, "pcie_replays"), "");
   EXPECT_NE(reason_of(unsupported, "nvlink"), "");
   EXPECT_NE(reason_of(unsupported, "util_gpu_pct"), "");
   EXPECT_EQ(reason_of(unsupported, "util_gpu_pct"), reason_of(unsupported, "util_mem_pct"));
   EXPECT_NE(reason_of(unsupported, "xid_events"), "");
-  EXPECT_EQ(reason_of(unsupported, "pstate"), "");          // the fake serves these
-  EXPECT_EQ(reason_of(unsupported, "remap_pending"), "");
+  EXPECT_EQ(reason_of(unsupported, "pstate"), "");          // the fake serves this one
 
   const auto s = source.value()->sample(0, 1.0);
   EXPECT_EQ(s.gpu, 0);
@@ -49,9 +49,33 @@ TEST(NvmlTelemetry, ProbesOnceAndDegradesWithReasons) {
   EXPECT_EQ(s.gpu_temp_c.reason(), reason_of(unsupported, "gpu_temp_c"));
   EXPECT_FALSE(s.nvlink.known());
   EXPECT_TRUE(s.pstate.known());
-  EXPECT_TRUE(s.remap_pending.known());
   EXPECT_FALSE(s.tflops.known());
   EXPECT_TRUE(source.value()->drain_events(1.0).empty());
+}
+
+TEST(NvmlTelemetry, ReadsTheFakesLiveReadings) {
+  unsetenv("GPUVET_FAKE_NVML_FAULTS");
+  auto source = nvml::open_nvml_telemetry(GPUVET_FAKE_NVML_FULL);
+  ASSERT_TRUE(source) << source.error().message;
+  auto gpus = source.value()->gpus();
+  ASSERT_TRUE(gpus);
+  EXPECT_TRUE(gpus->at(0).shutdown_temp_c.known()) << gpus->at(0).shutdown_temp_c.reason();
+  const auto unsupported = source.value()->probe(0);
+  for (const char* served : {"gpu_temp_c", "mem_temp_c", "sm_clock_mhz", "power_w", "energy_j", "util_gpu_pct",
+                             "ecc_corrected", "pcie_replays", "nvlink"}) {
+    EXPECT_EQ(reason_of(unsupported, served), "") << served;
+  }
+  EXPECT_NE(reason_of(unsupported, "xid_events"), "");  // the fake has no event entry points
+  const auto s = source.value()->sample(0, 1.0);
+  ASSERT_TRUE(s.gpu_temp_c.known()) << s.gpu_temp_c.reason();
+  EXPECT_GT(*s.gpu_temp_c, 20.0);
+  ASSERT_TRUE(s.power_w.known()) << s.power_w.reason();
+  EXPECT_GT(*s.power_w, 50.0);  // the production model keeps every GPU under load
+  ASSERT_TRUE(s.util_gpu_pct.known());
+  EXPECT_GT(*s.util_gpu_pct, 50.0);
+  ASSERT_TRUE(s.nvlink.known()) << s.nvlink.reason();
+  EXPECT_FALSE(s.nvlink->empty());
+  EXPECT_TRUE(s.nvlink->front().crc_flit.known());
 }
 
 TEST(NvmlTelemetry, MissingLibraryIsAnEnvironmentError) {

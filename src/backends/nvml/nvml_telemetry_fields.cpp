@@ -96,7 +96,13 @@ core::Reading<std::vector<core::NvLinkErrorSample>> read_nvlink(TelemetryGpu& g)
     const auto call = g.reader.query<int>(Symbol::device_get_field_values, [&](int&) {
       return g.reader.api().device_get_field_values(g.reader.device(), static_cast<int>(values.size()), values.data());
     });
-    if (!call.known()) return Links::absent(call.reason());
+    if (!call.known()) {
+      // An old driver without nvmlDeviceGetFieldValues: unsupported for the run, not a failed call.
+      if (g.probing && !g.reader.lost() && !g.reader.library().has(Symbol::device_get_field_values)) {
+        g.unsupported["nvlink"] = call.reason();
+      }
+      return Links::absent(call.reason());
+    }
     const auto value = [&](const nvmlFieldValue_t& v) -> core::Reading<std::uint64_t> {
       if (v.nvmlReturn != kSuccess) return core::Reading<std::uint64_t>::absent(g.reader.library().describe(v.nvmlReturn));
       return static_cast<std::uint64_t>(v.value.ullVal);

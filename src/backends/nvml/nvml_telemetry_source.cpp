@@ -1,7 +1,9 @@
 // Burn-in telemetry through NVML. Each GPU's fields are probed once (probe()): a field whose
 // symbol is missing or that returns NOT_SUPPORTED is recorded as unsupported and never called
 // again. Xids arrive through an NVML event set on a thread of its own and are queued until the
-// runner drains them. Only queries and the event listener: no setter, no reset.
+// runner drains them. Only queries and the event listener: no setter, no reset. probe() and
+// sample() for different GPUs may run on different threads at once (the monitor's deadline
+// worker): each touches only its GPU's state, and the lost-GPU events are queued under a lock.
 #include <fmt/format.h>
 
 #include <atomic>
@@ -110,6 +112,7 @@ class NvmlTelemetrySource final : public api::TelemetrySource {
   std::vector<core::BurninGpu> info_;
   nvmlEventSet_t event_set_ = nullptr;
   std::unique_ptr<XidListener> listener_;
+  std::mutex lost_mutex_;  // guards lost_events_ (sample() may run on a deadline worker)
   std::vector<core::TelemetryEvent> lost_events_;
 };
 
@@ -199,6 +202,7 @@ core::TelemetrySample NvmlTelemetrySource::sample(int gpu, double t_s) {
   s.gpu = gpu;
   s.t_s = t_s;
   if (!was_lost && g->reader.lost()) {
+    std::lock_guard lock(lost_mutex_);
     lost_events_.push_back({gpu, t_s, core::TelemetryEventKind::gpu_lost, 0,
                             fmt::format("NVML_ERROR_GPU_IS_LOST during {}", g->reader.lost_during())});
   }
@@ -207,7 +211,10 @@ core::TelemetrySample NvmlTelemetrySource::sample(int gpu, double t_s) {
 
 std::vector<core::TelemetryEvent> NvmlTelemetrySource::drain_events(double t_s) {
   std::vector<core::TelemetryEvent> out;
-  out.swap(lost_events_);
+  {
+    std::lock_guard lock(lost_mutex_);
+    out.swap(lost_events_);
+  }
   if (!listener_) return out;
   const auto now = std::chrono::steady_clock::now();
   for (const auto& e : listener_->take()) {

@@ -206,7 +206,9 @@ TEST(NvmlContract, HoldsUnderEverySimulatorFault) {
                                            // Burn-in faults show only under load, in the burn-in model.
                                            "thermal-throttle:gpu=1,at=1h", "xid:gpu=2,code=48,at=10m",
                                            "nvlink-crc:gpu=3,link=0,per_min=5", "ecc-sbe:gpu=4,per_hour=3",
-                                           "gpu-lost:gpu=5,at=2h", "gemm-miscompare:gpu=6,at=1h"};
+                                           "gpu-lost:gpu=5,at=2h", "gemm-miscompare:gpu=6,at=1h",
+                                           // Monitor faults develop over hours in the production model.
+                                           "util-lag:gpu=3,factor=0.6", "temp-drift:gpu=2,per_day=2"};
   std::set<std::string> covered;
   for (const auto& f : faults) {
     expect_contract("hgx-h100-8x", {f});

@@ -2,10 +2,12 @@
 // device call makes. Internal to the fake library.
 #pragma once
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 
 #include "fake_state.hpp"
 
@@ -38,8 +40,23 @@ nvmlReturn_t with_device(nvmlDevice_t handle, bool identity, F&& f) {
   if (globals().refcount == 0) return kErrorUninitialized;
   FakeDevice* d = find_device(handle);
   if (d == nullptr) return kErrorInvalidArgument;
-  if (d->lost && !identity) return kErrorGpuIsLost;
+  if (!identity && (d->lost || model_lost(globals().state, *d))) return kErrorGpuIsLost;
   return f(*d);
+}
+
+// A telemetry call: blocks first when the hang fault holds this GPU (outside the lock, so the
+// other GPUs keep answering), then runs `f(device, sample)` with the model's sample of now.
+template <class F>
+nvmlReturn_t with_live_device(nvmlDevice_t handle, F&& f) {
+  double hang_s = 0;
+  {
+    std::lock_guard<std::mutex> lock(globals().mutex);
+    if (FakeDevice* d = find_device(handle); d != nullptr && globals().refcount > 0) {
+      hang_s = hang_seconds(globals().state, *d);
+    }
+  }
+  if (hang_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(hang_s));
+  return with_device(handle, false, [&](FakeDevice& d) { return f(d, live_sample(globals().state, d)); });
 }
 
 inline nvmlReturn_t copy_string(const core::Reading<std::string>& value, char* out, unsigned int length) {

@@ -196,7 +196,11 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRetiredPagesPendingStatus(nvmlDevice_t h, 
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t h, int count, nvmlFieldValue_t* values) {
   return with_device(h, false, [&](FakeDevice& d) {
     if (count < 0 || (count > 0 && values == nullptr)) return kErrorInvalidArgument;
-    for (int i = 0; i < count; ++i) field_value(d, values[i]);
+    const gpuvet::core::TelemetrySample live = live_sample(globals().state, d);
+    for (int i = 0; i < count; ++i) {
+      field_value(d, values[i]);
+      if (values[i].nvmlReturn != kSuccess) live_field_value(live, values[i]);
+    }
     return kSuccess;
   });
 }

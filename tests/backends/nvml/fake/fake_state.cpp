@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "backends/sim/burnin_model.hpp"
+#include "backends/sim/burnin_sim_backends.hpp"
 #include "backends/sim/simulator.hpp"
 
 namespace gpuvet::fake_nvml {
@@ -141,6 +143,18 @@ std::optional<std::string> build_state(FakeState& state) {
   auto machine = sim::simulate_machine(env_or("GPUVET_FAKE_NVML_PROFILE", std::string(sim::kDefaultProfile)), faults);
   if (!machine) return machine.error().message;
   state.machine = std::move(machine).value();
+  auto production = sim::make_sim_production(env_or("GPUVET_FAKE_NVML_PROFILE", std::string(sim::kDefaultProfile)),
+                                             faults, 1);
+  if (!production) return production.error().message;
+  FakeTelemetry& live = state.telemetry;
+  live = FakeTelemetry{};
+  live.model = production.value().model;
+  live.started = std::chrono::steady_clock::now();
+  live.speed = std::atof(env_or("GPUVET_FAKE_NVML_SPEED", "1").c_str());
+  if (!(live.speed > 0)) return "GPUVET_FAKE_NVML_SPEED must be a positive number";
+  live.hang_gpu = std::atoi(env_or("GPUVET_FAKE_NVML_HANG_GPU", "-1").c_str());
+  live.hang_after_s = std::atof(env_or("GPUVET_FAKE_NVML_HANG_AFTER_S", "0").c_str());
+  live.hang_s = std::atof(env_or("GPUVET_FAKE_NVML_HANG_S", "86400").c_str());
   const auto lost = split(env_or("GPUVET_FAKE_NVML_LOST_GPUS", ""), ',');
   const auto& m = state.machine;
   state.devices.clear();

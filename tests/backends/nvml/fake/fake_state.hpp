@@ -1,15 +1,24 @@
 // State behind the fake libnvidia-ml.so.1: the simulated machine (gpuvet::sim) turned into the
-// raw values NVML would return. Built at nvmlInit from GPUVET_FAKE_NVML_PROFILE / _FAULTS /
-// _LOST_GPUS; the C entry points in fake_nvml.cpp only look values up here.
+// raw values NVML would return, plus the simulator's production model (every GPU under load) for
+// the live telemetry, run in wall time since nvmlInit. Built at nvmlInit from the environment:
+// GPUVET_FAKE_NVML_PROFILE / _FAULTS / _LOST_GPUS / _SPEED (model seconds per wall second) and
+// _HANG_GPU / _HANG_AFTER_S / _HANG_S (telemetry calls on that GPU block, outside the lock).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "backends/nvml/nvml_types.hpp"
 #include "core/machine.hpp"
+#include "core/telemetry.hpp"
+
+namespace gpuvet::sim {
+class BurninModel;
+}
 
 namespace gpuvet::fake_nvml {
 
@@ -38,10 +47,32 @@ struct FakeDevice {
   unsigned port_count = 0;                        // links 0..port_count-1 exist
 };
 
+// The live side: the production model and the hang fault.
+struct FakeTelemetry {
+  std::shared_ptr<sim::BurninModel> model;
+  std::chrono::steady_clock::time_point started;  // nvmlInit
+  double speed = 1;                                // model seconds per wall second
+  int hang_gpu = -1;                               // position whose telemetry calls hang; -1 none
+  double hang_after_s = 0;                         // wall seconds after nvmlInit the hang begins
+  double hang_s = 24 * 3600.0;                     // how long the hang lasts (calls block until its end)
+};
+
 struct FakeState {
   core::Machine machine;
   std::vector<FakeDevice> devices;
+  FakeTelemetry telemetry;
 };
+
+// Moves the model to the current wall time and returns the device's sample (absent readings
+// when the model has none). Call under the fake's lock.
+core::TelemetrySample live_sample(FakeState& state, const FakeDevice& device);
+// The model has lost the device by now (a gpu-lost fault whose time has come). Under the lock.
+bool model_lost(FakeState& state, const FakeDevice& device);
+// Fills a telemetry field value (memory temperature, PCIe replays, NVLink DL errors) from `s`;
+// leaves it NOT_SUPPORTED when the sample has no such reading.
+void live_field_value(const core::TelemetrySample& s, nv::nvmlFieldValue_t& v);
+// Wall seconds a telemetry call on `device` must block now (0: none). Under the lock.
+double hang_seconds(const FakeState& state, const FakeDevice& device);
 
 // Builds the state from the environment. On failure returns the message (bad profile, fault).
 std::optional<std::string> build_state(FakeState& state);
