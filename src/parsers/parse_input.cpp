@@ -179,7 +179,8 @@ core::Result<ParsedFile> parse_sections(const Paste& paste, const std::string& f
       notes.push_back(fmt::format("{}: {}: {}", file_name, name, summary_of(s.text)));
       continue;
     }
-    auto parsed = parse_valid(s.text, file_name);
+    // "paste.txt [nvidia-smi topo -m]": errors, merge conflicts and sources name the section.
+    auto parsed = parse_valid(s.text, fmt::format("{} [{}]", file_name, name));
     if (!parsed) return in_section(parsed.error(), s, name);
     auto& p = parsed.value();
     out.sections.push_back(fmt::format("{} (lines {}-{})", name, s.first_line, s.last_line));
