@@ -143,6 +143,27 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, const st
   return true;
 }
 
+// A layout fixed on the command line (--tp, --pp, --ep) that cannot be placed on an offer's GPUs.
+core::Result<bool> check_layout_fits_offers(const plan::ModelSpec& model, const plan::Job& job,
+                                            const std::vector<plan::Offer>& offers) {
+  const plan::ParamCounts params = plan::count_params(model);
+  for (const auto& offer : offers) {
+    if (plan::choose_layout(model, params, job, offer.gpus_per_node, offer.nodes, 1e30, true).placed) continue;
+    const bool train = job.workload == plan::Workload::train;
+    std::string asked;
+    const int tp = train ? job.train.tp : job.infer.tp;
+    if (tp > 0) asked += fmt::format(" --tp {}", tp);
+    if (train && job.train.pp > 0) asked += fmt::format(" --pp {}", job.train.pp);
+    if (train && job.train.ep > 0) asked += fmt::format(" --ep {}", job.train.ep);
+    return core::usage_error(fmt::format(
+        "{}: no such layout on offer {} ({} node(s) x {} GPUs): TP must be a power of two dividing the GPUs per node "
+        "and the {} heads, PP must divide the layers and the GPUs left{}",
+        asked.empty() ? std::string("layout") : asked.substr(1), offer.name, offer.nodes, offer.gpus_per_node, model.heads,
+        model.moe() ? fmt::format(", EP must divide the data-parallel size and the {} experts", model.experts) : ""));
+  }
+  return true;
+}
+
 core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
   if (o.list_models) {
     for (const auto& m : plan::model_presets()) {
@@ -178,6 +199,7 @@ core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
     offers.push_back(std::move(offer).value());
   }
   if (offers.empty()) return core::usage_error("no offers: give --offers FILE or --offer PROFILE|BUNDLE (gpuvet sim list)");
+  if (auto bad = check_layout_fits_offers(*model, *job, offers); !bad) return bad.error();
   std::vector<int> after_offer;
   for (int k : o.price_after_offer) after_offer.push_back(k > 0 ? file_offers + k - 1 : -1);
   auto priced = apply_prices(o.prices, after_offer, offers);

@@ -115,7 +115,11 @@ LayoutChoice choose_layout(const ModelSpec& model, const ParamCounts& params, co
       }
     }
   }
-  if (candidates.empty()) return {};
+  if (candidates.empty()) {
+    LayoutChoice none;
+    none.placed = false;
+    return none;
+  }
   std::stable_sort(candidates.begin(), candidates.end(), [](const LayoutChoice& a, const LayoutChoice& b) {
     const int ma = a.layout.tp * a.layout.pp;
     const int mb = b.layout.tp * b.layout.pp;

@@ -47,6 +47,7 @@ struct LayoutChoice {
   Layout layout;
   MemoryBreakdown memory;
   bool fits = false;
+  bool placed = true;  // false: no layout honours the job's fixed tp/pp/ep/zero on these GPUs
 };
 
 // The least sharded layout that fits `capacity_gib` on `gpus_per_node` x `nodes` GPUs, in the

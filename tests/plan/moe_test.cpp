@@ -176,6 +176,15 @@ TEST(PlanMoe, CliShowsExpertParallelism) {
   const auto odd = testing::run_cli({"plan", "--model", "mixtral-8x7b", "--offer", "hgx-h100-8x", "--ep", "3"});
   EXPECT_EQ(odd.exit_code, 2);
   EXPECT_NE(odd.err.find("must divide"), std::string::npos) << odd.err;
+  // A fixed layout the offer cannot hold is a usage error naming the flags and the offer, not a
+  // plan of 0 GiB: TP 2 leaves 4 data-parallel ranks, too few for EP 8.
+  const auto unplaced = testing::run_cli({"plan", "--model", "mixtral-8x7b", "--offer", "hgx-h100-8x", "--ep", "8", "--tp", "2"});
+  EXPECT_EQ(unplaced.exit_code, 2);
+  EXPECT_NE(unplaced.err.find("--tp 2 --ep 8: no such layout on offer hgx-h100-8x (1 node(s) x 8 GPUs)"), std::string::npos)
+      << unplaced.err;
+  const auto tp3 = testing::run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--tp", "3"});
+  EXPECT_EQ(tp3.exit_code, 2);
+  EXPECT_NE(tp3.err.find("--tp 3: no such layout"), std::string::npos) << tp3.err;
 }
 
 }  // namespace
