@@ -106,6 +106,24 @@ TEST(PublishedAnchors, BigScienceThirteenBThirtyOneDays) {
   EXPECT_NEAR(*p.days * dense_share(m, job.train) / 31.35, 1.0, 0.002) << *p.days;
 }
 
+TEST(PublishedAnchors, ActivationsAsTransformerMath101) {
+  // Transformer Math 101 (Korthikanti et al. 2022; B1): s*b*h*L*(10 + 24/t + 5*a*s/(h*t)) bytes;
+  // with FlashAttention the 5*a*s/(h*t) score term is never stored, so 34*s*b*h*L at t = 1 and
+  // 13*s*b*h*L at t = 8 (the cookbook's (16b + 2) = 34 for 2-byte values). Full recomputation
+  // keeps 2*s*b*h per layer plus one layer's full set. Exact, after the fp32 logits taken out.
+  const ModelSpec& m = *find_preset("llama-3-70b");
+  const ParamCounts p = count_params(m);
+  TrainJob job;  // s 4096, b 1
+  const double sbhl = 4096.0 * 1 * m.hidden * m.layers;
+  for (int t : {1, 8}) {
+    const auto mem = train_memory(m, p, job, Layout{t, 1, 1, 0});
+    const double logits = 4096.0 * m.vocab * 4 / t;
+    EXPECT_NEAR((mem.activations_no_recompute * kGiB - logits) / sbhl, t == 1 ? 34.0 : 13.0, 1e-9) << "t " << t;
+    const double one_layer = 4096.0 * m.hidden * (10.0 + 24.0 / t);
+    EXPECT_NEAR(mem.activations_recompute * kGiB - logits - one_layer, 2 * sbhl, 1) << "t " << t;
+  }
+}
+
 TEST(PublishedAnchors, ZeroThreeMovesOneAndAHalfAllReduces) {
   // ZeRO paper (B1): ZeRO-3 moves 1.5x the data-parallel all-reduce volume (all-gather forward,
   // all-gather backward, reduce-scatter) with one micro-batch per step. Exact.

@@ -44,6 +44,7 @@ TEST(PublishedFigures, ParameterCountsMatchThePublishedSizes) {
       {"llama-3-70b", 70.55e9, 70.55e9, "HF meta-llama/Meta-Llama-3-70B: 70.55B"},
       {"llama-3-405b", 405e9, 405e9, "arXiv 2407.21783: 405B"},
       {"mixtral-8x7b", 46.7e9, 12.9e9, "arXiv 2401.04088: 46.7B total, 12.9B active"},
+      {"mixtral-8x22b", 141e9, 39e9, "Mistral AI, 2024-04-17: 141B total, 39B active"},
       {"qwen2.5-7b", 7.61e9, 7.61e9, "arXiv 2412.15115: 7.61B"},
       {"qwen2.5-72b", 72.7e9, 72.7e9, "arXiv 2412.15115: 72.7B"},
       {"deepseek-v3", 671e9, 37e9, "arXiv 2412.19437: 671B total, 37B active"},
