@@ -1,5 +1,5 @@
 // Classifies the interconnect without a topo -m matrix, from what nvidia-smi -q and nvlink -s
-// say: NVLink-less models, NVSwitch fabric state, port states, and the HGX 4-GPU board.
+// say: NVLink-less models, NVSwitch fabric state, port states, and the HGX 4- and 8-GPU boards.
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -103,6 +103,29 @@ core::InterconnectSummary classify_without_matrix(const View& v) {
                                                    : Reading<double>::absent(first->nvlink_link_gbps.reason());
     s.headline = fmt::format("{}, NVLink direct full mesh (inferred): NV{} = {}", inventory_label(v), per_pair,
                              bandwidth_text(s.gpu_bandwidth_gbps, "per GPU pair per direction"));
+    return s;
+  }
+  // Eight SXM modules of one Ampere/Hopper/Blackwell model on one board: every HGX and DGX
+  // 8-GPU board of these generations joins them through NVSwitches (HGX A100/H100/H200/B200 8-GPU,
+  // and the H800/H20/A800 export boards); the direct-mesh boards hold four. Volta's 8-GPU boards
+  // (DGX-1) are a hybrid cube mesh, so Volta is left out.
+  const bool hgx8 = v.n == 8 && m.attached_gpus.value_or(8) == 8 && first != nullptr && first->form_factor == "sxm" &&
+                    first->nvlink_links > 0 &&
+                    (first->architecture == "Ampere" || first->architecture == "Hopper" ||
+                     first->architecture == "Blackwell") &&
+                    std::all_of(v.models.begin(), v.models.end(), [&](const core::GpuModel* mdl) { return mdl == first; }) &&
+                    std::none_of(m.gpus.begin(), m.gpus.end(), fabric_state_reported);
+  if (hgx8) {
+    core::InterconnectSummary s;
+    s.cls = InterconnectClass::nvswitch_full_mesh;
+    s.inferred = true;
+    s.reasoning = fmt::format(
+        "inferred, not observed: 8 {} modules with no NVSwitch fabric state in the input; 8-GPU HGX/DGX boards of "
+        "this generation join them through NVSwitches (give nvidia-smi topo -m or nvlink -s to confirm)",
+        first->display_name);
+    s.gpu_bandwidth_gbps = first->nvlink_gbps_per_gpu();
+    s.headline = fmt::format("{}, NVSwitch full mesh (inferred): {}", inventory_label(v),
+                             bandwidth_text(s.gpu_bandwidth_gbps, "per GPU per direction"));
     return s;
   }
   std::vector<std::string> missing{"no topo -m link matrix"};

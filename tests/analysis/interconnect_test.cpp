@@ -214,6 +214,20 @@ TEST(InterconnectWithoutMatrix, FourA100SxmIsInferredDirectMesh) {
   EXPECT_DOUBLE_EQ(s.gpu_bandwidth_gbps.value(), 100.0);  // 12 links / 3 peers = NV4 x 25
 }
 
+TEST(InterconnectWithoutMatrix, EightA100SxmIsInferredNvswitch) {
+  auto m = machine(8, kA100Sxm);
+  const auto s = classify_interconnect(m, catalog());
+  EXPECT_EQ(s.cls, InterconnectClass::nvswitch_full_mesh);
+  EXPECT_TRUE(s.inferred);
+  EXPECT_NE(s.reasoning.find("inferred, not observed: 8 "), std::string::npos) << s.reasoning;
+  EXPECT_DOUBLE_EQ(s.gpu_bandwidth_gbps.value(), 300.0);  // 12 links x 25 GB/s
+  // A DGX-1's eight V100s are a hybrid cube mesh: nothing is inferred.
+  EXPECT_EQ(classify_interconnect(machine(8, kV100), catalog()).cls, InterconnectClass::unknown);
+  // Eight of sixteen attached, or a fabric state that is reported but not Completed: not inferred.
+  m.attached_gpus = 16;
+  EXPECT_EQ(classify_interconnect(m, catalog()).cls, InterconnectClass::unknown);
+}
+
 TEST(InterconnectWithoutMatrix, PartialListingIsNotInferred) {
   auto m = machine(4, kA100Sxm);
   m.attached_gpus = 8;
