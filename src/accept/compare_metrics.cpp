@@ -1,6 +1,7 @@
 // The measured rows of `gpuvet compare`: numbers from each report's clauses and burn-in series,
 // ranked row by row.
 #include "accept/compare_metrics.hpp"
+#include "core/statistics.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -31,12 +32,6 @@ const SeriesData* find_series(const AcceptReport& r, std::string_view unit) {
   return nullptr;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 // Per GPU, the median of its points with a positive value (a GPU that did no work has none).
 std::vector<double> per_gpu_medians(const SeriesData& s) {
   std::vector<double> out;
@@ -45,7 +40,7 @@ std::vector<double> per_gpu_medians(const SeriesData& s) {
     for (const auto& p : line) {
       if (p.second > 0) values.push_back(p.second);
     }
-    if (!values.empty()) out.push_back(median(values));
+    if (!values.empty()) out.push_back(*core::median(values));
   }
   return out;
 }
@@ -129,7 +124,7 @@ std::optional<double> median_tflops(const AcceptReport& r) {
   if (s == nullptr) return std::nullopt;
   const auto m = per_gpu_medians(*s);
   if (m.empty()) return std::nullopt;
-  return median(m);
+  return core::median(m);
 }
 
 std::optional<double> hottest(const AcceptReport& r) {

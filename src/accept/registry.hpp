@@ -20,10 +20,6 @@ struct StageProviders {
   std::unique_ptr<Stage> burnin;       // decides burnin_clauses(); long_running() true
 };
 
-// The stable stage ids, in run order.
-inline constexpr const char* kStageIds[] = {"inventory", "topology", "numa", "memory",
-                                            "bandwidth", "vram", "collectives", "burnin"};
-
 std::vector<std::unique_ptr<Stage>> make_stages(StageProviders providers);
 
 }  // namespace gpuvet::accept

@@ -99,16 +99,6 @@ void desync_tick(std::map<int, GpuState>& series, double t_s, std::vector<std::p
   }
 }
 
-std::optional<double> median(std::vector<double> values) {
-  if (values.empty()) return std::nullopt;
-  const auto mid = values.size() / 2;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid), values.end());
-  const double upper = values[mid];
-  if (values.size() % 2 == 1) return upper;
-  const double lower = *std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(mid));
-  return (lower + upper) / 2;
-}
-
 std::string hms(double seconds) {
   const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
   return fmt::format("{:02}:{:02}:{:02}", total / 3600, (total / 60) % 60, total % 60);

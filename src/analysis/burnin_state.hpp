@@ -15,6 +15,7 @@
 #include "analysis/burnin_judge.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
+#include "core/statistics.hpp"
 
 namespace gpuvet::analysis::burnin {
 
@@ -115,7 +116,7 @@ struct Context {
   double interval_s = 1;
 };
 
-std::optional<double> median(std::vector<double> values);
+using core::median;  // core/statistics.hpp
 // "00:12:05" and "00:12:05-01:30:00".
 std::string hms(double seconds);
 std::string window(double from_s, double to_s);

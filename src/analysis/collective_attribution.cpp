@@ -12,6 +12,7 @@
 
 #include "analysis/rule_support.hpp"
 #include "analysis/scaling_paths.hpp"
+#include "core/statistics.hpp"
 
 namespace gpuvet::analysis {
 namespace {
@@ -29,12 +30,6 @@ struct Judged {
   std::string path;
   bool slow = false;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 // The reference a set is compared with: the upper quartile of its group (linear interpolation).
 // Half of all 4-GPU subsets hold any one GPU, so a straggler drags the median down with it; the
@@ -104,8 +99,8 @@ void add_straggler(int g, const ScalingObservation& obs, const std::map<int, Gpu
   for (const auto& [what, table] : tables) {
     const auto it = table->find(g);
     if (it == table->end()) continue;
-    const double mine = median(it->second.busbw);
-    const double ref = median(it->second.reference);
+    const double mine = *core::median(it->second.busbw);
+    const double ref = *core::median(it->second.reference);
     const double r = mine / ref;
     evidence.emplace_back(fmt::format("{} with GPU {} (median busbw)", what, g), format_gbps(mine) + " GB/s");
     evidence.emplace_back(fmt::format("comparable {} (upper quartile busbw)", what), format_gbps(ref) + " GB/s");
@@ -188,7 +183,7 @@ std::vector<core::Finding> attribute_scaling(const ScalingObservation& obs, cons
       busbw.push_back(j->busbw);
       refs.push_back(j->reference);
     }
-    add_slow_link(pair->first, pair->second, median(busbw), median(refs), unexplained.front()->path,
+    add_slow_link(pair->first, pair->second, *core::median(busbw), *core::median(refs), unexplained.front()->path,
                   fmt::format("4-GPU subsets ({} slow subsets all include both)", unexplained.size()), obs, out);
   }
   if (auto f = judge_scaling(obs, machine)) out.push_back(std::move(*f));

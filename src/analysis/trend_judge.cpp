@@ -9,16 +9,14 @@
 #include <fmt/format.h>
 
 #include "analysis/trend_rules.hpp"
+#include "core/statistics.hpp"
 
 namespace gpuvet::analysis {
 
 namespace trend {
 
 std::optional<double> median_of(std::vector<double> values) {
-  if (values.empty()) return std::nullopt;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+  return core::median(std::move(values));
 }
 
 std::string hours(double seconds) {

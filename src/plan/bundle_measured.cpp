@@ -5,18 +5,10 @@
 #include <vector>
 
 #include "plan/offer.hpp"
+#include "core/statistics.hpp"
 
 namespace gpuvet::plan {
 
-namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-}  // namespace
 
 Measured measured_from_report(const accept::AcceptReport& report, const std::string& label) {
   Measured m;
@@ -46,7 +38,7 @@ Measured measured_from_report(const accept::AcceptReport& report, const std::str
           if (p.second > 0) values.push_back(p.second);
         }
         if (values.empty()) continue;
-        const double med = median(values);
+        const double med = *core::median(values);
         if (!lowest || med < *lowest) lowest = med;
       }
       if (lowest) m.tflops = lowest;

@@ -2,6 +2,7 @@
 // timed iterations, algbw = size / time, busbw = algbw x the op's factor (nccl-tests
 // doc/PERFORMANCE.md).
 #include "probes/collective_probe.hpp"
+#include "core/statistics.hpp"
 
 #include <fmt/format.h>
 
@@ -20,12 +21,6 @@ constexpr std::size_t kMaxAllSubsets = 70;  // C(8,4): every subset of an 8-GPU 
 
 using Runner = std::function<core::Result<api::CollectiveSample>(const api::CollectiveRequest&)>;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 bool splits_between_ranks(api::CollectiveOp op) {
   return op == api::CollectiveOp::all_gather || op == api::CollectiveOp::reduce_scatter ||
          op == api::CollectiveOp::alltoall;
@@ -40,7 +35,7 @@ std::string gpu_list(const std::vector<int>& gpus) {
 core::CollectiveResult result_of(const api::CollectiveSample& sample, api::CollectiveOp op, int ranks,
                                  std::uint64_t bytes) {
   core::CollectiveResult r;
-  const double us = median(sample.iteration_us);
+  const double us = *core::median(sample.iteration_us);
   r.time_us = us;
   const double algbw = us > 0 ? static_cast<double>(bytes) / us / 1e3 : 0.0;  // bytes/us -> GB/s
   r.algbw_gbps = algbw;

@@ -1,5 +1,6 @@
 // One cell of a copy matrix: repeat the sample, keep the median, contain the failures.
 #include "probes/copy_sampling.hpp"
+#include "core/statistics.hpp"
 
 #include <fmt/format.h>
 
@@ -7,12 +8,6 @@
 #include <numeric>
 
 namespace gpuvet::probes {
-
-double median_of(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
 
 core::Result<CopyContext> CopyContext::open(api::CopyBackend& backend, const BandwidthOptions& options) {
   if (options.samples < 1 || options.repeats < 1 || options.bytes == 0) {
@@ -93,7 +88,7 @@ core::Reading<double> CopyContext::median_rate(const std::vector<api::CopyStream
     values.push_back(stat == CellStat::first ? sample->front() : std::accumulate(sample->begin(), sample->end(), 0.0));
   }
   if (values.empty()) return failed_cell(last_error);
-  return median_of(values);
+  return *core::median(std::move(values));
 }
 
 core::Reading<double> CopyContext::median_latency(int executor, const api::CopyEndpoint& memory) {
@@ -108,7 +103,7 @@ core::Reading<double> CopyContext::median_latency(int executor, const api::CopyE
     values.push_back(*sample);
   }
   if (values.empty()) return failed_cell(last_error);
-  return median_of(values);
+  return *core::median(std::move(values));
 }
 
 core::Reading<double> CopyContext::failed_cell(const std::string& last_error) {

@@ -54,7 +54,4 @@ class CopyContext {
 void fill_host_testcase(CopyContext& ctx, const std::string& key, core::BandwidthMatrix& mx);
 bool fill_peer_testcase(CopyContext& ctx, const std::string& key, core::BandwidthMatrix& mx);
 
-// Median of a non-empty list (the mean of the middle two for an even count).
-double median_of(std::vector<double> values);
-
 }  // namespace gpuvet::probes

@@ -115,10 +115,5 @@ TEST(BandwidthProbe, UnknownGpuIsAUsageError) {
   EXPECT_EQ(run.error().kind, core::ErrorKind::usage);
 }
 
-TEST(BandwidthProbe, MedianOfEvenAndOddCounts) {
-  EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2);
-  EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);
-}
-
 }  // namespace
 }  // namespace gpuvet::probes
