@@ -125,6 +125,11 @@ std::vector<std::string> assumptions(const ModelSpec& model, const Job& job) {
                    "(1 latent for MLA), for every concurrent sequence at full context.");
     a.emplace_back("Decode reads all weights and the KV cache once per step at 85 % of HBM bandwidth; prefill is "
                    "compute-bound at the utilisation shown; TP all-reduces cost 10 us each plus their bytes.");
+    if (model.moe()) {
+      a.emplace_back("MoE decode reads the dense weights and only the experts the step's tokens reach: with uniform "
+                     "routing 1 - (1 - k/E)^sequences of each layer's experts (router skew reads fewer, and a real "
+                     "engine may read more); experts are split by TP, expert parallelism at inference is not modelled.");
+    }
   }
   return a;
 }

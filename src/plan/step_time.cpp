@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "plan/fabric.hpp"
 
@@ -51,6 +52,12 @@ double StepTime::comm_share() const {
 double StepTime::comm_share_overlapped() const {
   const double t = total_overlapped();
   return t > 0 ? (tp_comm + pp_comm + ep_comm + dp_exposed) / t : 0;
+}
+
+double expert_share_touched(const ModelSpec& m, int tokens) {
+  if (!m.moe() || m.experts <= 0) return 1.0;
+  const double k = std::min(1.0, static_cast<double>(m.experts_per_token) / m.experts);
+  return 1.0 - std::pow(1.0 - k, std::max(0, tokens));
 }
 
 double all_to_all_seconds(const Offer& offer, const Layout& l, double bytes) {
@@ -133,11 +140,21 @@ StepTime train_step(const ModelSpec& model, const ParamCounts& params, const Tra
 InferThroughput infer_throughput(const ModelSpec& model, const ParamCounts& params, const InferJob& job,
                                  const Layout& l, const Offer& offer, double flops_per_gpu_s, double memory_gbps) {
   InferThroughput r;
+  std::string experts_basis;
   const int gpus = l.tp * l.pp;
-  const double weights = bytes(job.weights) * params.total / gpus;
+  // A decode step reads the dense weights and the experts its tokens were routed to: with uniform
+  // routing of `concurrent` tokens to top-k of E experts, E x (1 - (1 - k/E)^concurrent) per layer.
+  const double touched = expert_share_touched(model, job.concurrent);
+  const double weights = bytes(job.weights) * (params.total - params.routed_experts * (1 - touched)) / gpus;
+  if (model.moe()) {
+    experts_basis = fmt::format("MoE decode: {} tokens routed to top-{} of {} experts touch {:.0f} % of each layer's "
+                                  "experts (uniform routing: 1 - (1 - k/E)^tokens); only those are read",
+                                  job.concurrent, model.experts_per_token, model.experts, touched * 100);
+  }
   const double kv = kv_bytes_per_token_per_gpu(model, l.tp, bytes(job.kv_cache)) / l.pp * job.context * job.concurrent;
   r.decode_bytes_per_gpu = weights + kv;
   StepTime& t = r.decode_step;
+  if (!experts_basis.empty()) t.basis.push_back(experts_basis);
   const double t_memory = r.decode_bytes_per_gpu / (memory_gbps * 1e9);
   const double decode_flops = job.concurrent * (2.0 * params.active + 4.0 * model.layers * attention_width(model) * job.context) / gpus;
   const double t_flops = decode_flops / flops_per_gpu_s;

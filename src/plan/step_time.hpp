@@ -40,6 +40,10 @@ double train_flops_per_token(const ModelSpec& model, const ParamCounts& params, 
 // the part to GPUs of its node and the part to other nodes move at once, the slower sets the time.
 double all_to_all_seconds(const Offer& offer, const Layout& layout, double bytes);
 
+// Share of an MoE layer's routed experts that `tokens` tokens touch, each routed to top-k of E
+// uniformly: 1 - (1 - k/E)^tokens (1 for dense models). Decode reads only those experts' weights.
+double expert_share_touched(const ModelSpec& model, int tokens);
+
 StepTime train_step(const ModelSpec& model, const ParamCounts& params, const TrainJob& job, const Layout& layout,
                     const Offer& offer, double flops_per_gpu_s);
 

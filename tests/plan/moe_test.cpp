@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 #include "../cli/cli_runner.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "plan/fabric.hpp"
@@ -141,6 +143,25 @@ TEST(PlanMoe, DeepSeekV3CrossNodeAllToAllIsAsLongAsCompute) {
   const double ratio = t.compute / t.ep_comm;
   EXPECT_GT(ratio, 1 / 1.5) << t.compute << " s compute, " << t.ep_comm << " s all-to-all";
   EXPECT_LT(ratio, 1.5) << t.compute << " s compute, " << t.ep_comm << " s all-to-all";
+}
+
+TEST(PlanMoe, DecodeReadsOnlyTheExpertsItsTokensReach) {
+  // Uniform routing: one token reads top-k of E experts; 32 tokens of DeepSeek-V3 (top-8 of 256)
+  // reach 1 - (1 - 8/256)^32 = 63.7 % of them; Mixtral's top-2 of 8 are all read by 32 tokens.
+  const ModelSpec& ds = preset("deepseek-v3");
+  EXPECT_NEAR(expert_share_touched(ds, 1), 8.0 / 256, 1e-12);
+  EXPECT_NEAR(expert_share_touched(ds, 32), 1 - std::pow(1 - 8.0 / 256, 32), 1e-12);
+  EXPECT_NEAR(expert_share_touched(preset("mixtral-8x7b"), 32), 1.0, 1e-3);
+  EXPECT_EQ(expert_share_touched(preset("llama-3-8b"), 1), 1.0);
+  const ParamCounts p = count_params(ds);
+  InferJob job;
+  job.weights = Precision::fp8;
+  job.concurrent = 1;
+  job.context = 1;
+  const Offer o = h100_nodes(1);
+  const auto r = infer_throughput(ds, p, job, Layout{8, 1, 1, 0}, o, 400e12, 3000);
+  const double kv = kv_bytes_per_token_per_gpu(ds, 8, 2);
+  EXPECT_NEAR(r.decode_bytes_per_gpu, (p.total - p.routed_experts + p.routed_experts * 8 / 256) / 8 + kv, 1.0);
 }
 
 TEST(PlanMoe, LayoutSearchPrefersExpertParallelOverZero3) {
