@@ -15,8 +15,7 @@ namespace {
 
 using burnin::GpuState;
 
-constexpr std::uint64_t kThermal = core::clocks_event::sw_thermal_slowdown | core::clocks_event::hw_thermal_slowdown |
-                                   core::clocks_event::hw_slowdown | core::clocks_event::hw_power_brake;
+constexpr std::uint64_t kThermal = core::clocks_event::throttling;
 constexpr std::uint64_t kWatched[] = {core::clocks_event::hw_slowdown, core::clocks_event::sw_thermal_slowdown,
                                       core::clocks_event::hw_thermal_slowdown, core::clocks_event::hw_power_brake};
 

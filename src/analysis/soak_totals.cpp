@@ -7,8 +7,7 @@
 namespace gpuvet::analysis {
 namespace {
 
-constexpr std::uint64_t kThrottleBits = core::clocks_event::hw_slowdown | core::clocks_event::sw_thermal_slowdown |
-                                        core::clocks_event::hw_thermal_slowdown | core::clocks_event::hw_power_brake;
+constexpr std::uint64_t kThrottleBits = core::clocks_event::throttling;
 
 template <class Span>
 void add_to(std::optional<std::uint64_t>& total, const Span& span) {

@@ -9,19 +9,8 @@
 namespace gpuvet::core {
 
 std::string clocks_event_name(std::uint64_t bit) {
-  static constexpr std::array<std::pair<std::uint64_t, std::string_view>, 9> kNames = {{
-      {clocks_event::gpu_idle, "gpu_idle"},
-      {clocks_event::applications_clocks, "applications_clocks"},
-      {clocks_event::sw_power_cap, "sw_power_cap"},
-      {clocks_event::hw_slowdown, "hw_slowdown"},
-      {clocks_event::sync_boost, "sync_boost"},
-      {clocks_event::sw_thermal_slowdown, "sw_thermal_slowdown"},
-      {clocks_event::hw_thermal_slowdown, "hw_thermal_slowdown"},
-      {clocks_event::hw_power_brake, "hw_power_brake"},
-      {clocks_event::display_clock, "display_clock"},
-  }};
-  for (const auto& [value, name] : kNames) {
-    if (value == bit) return std::string(name);
+  for (const auto& e : clocks_event::kTable) {
+    if (e.bit == bit) return std::string(e.name);
   }
   return fmt::format("bit_{:#x}", bit);
 }

@@ -26,6 +26,30 @@ inline constexpr std::uint64_t sw_thermal_slowdown = 0x20;
 inline constexpr std::uint64_t hw_thermal_slowdown = 0x40;
 inline constexpr std::uint64_t hw_power_brake = 0x80;
 inline constexpr std::uint64_t display_clock = 0x100;
+
+// The reasons that count as throttled time (a thermal or hardware slowdown; not the power cap,
+// idle or application clocks): the store's throttled samples, the judge, the spec's tolerance.
+inline constexpr std::uint64_t throttling = hw_slowdown | sw_thermal_slowdown | hw_thermal_slowdown | hw_power_brake;
+
+// The one clock-event table: each bit with gpuvet's name (metrics, JSON, progress), the suffix
+// of nvidia-smi -q -x (<clocks_event_reason_...>) and nvidia-smi -q's words.
+struct Info {
+  std::uint64_t bit;
+  std::string_view name;
+  std::string_view smi_xml_suffix;
+  std::string_view smi_text;
+};
+inline constexpr Info kTable[] = {
+    {gpu_idle, "gpu_idle", "gpu_idle", "Idle"},
+    {applications_clocks, "applications_clocks", "applications_clocks_setting", "Applications Clocks Setting"},
+    {sw_power_cap, "sw_power_cap", "sw_power_cap", "SW Power Cap"},
+    {hw_slowdown, "hw_slowdown", "hw_slowdown", "HW Slowdown"},
+    {sync_boost, "sync_boost", "sync_boost", "Sync Boost"},
+    {sw_thermal_slowdown, "sw_thermal_slowdown", "sw_thermal_slowdown", "SW Thermal Slowdown"},
+    {hw_thermal_slowdown, "hw_thermal_slowdown", "hw_thermal_slowdown", "HW Thermal Slowdown"},
+    {hw_power_brake, "hw_power_brake", "hw_power_brake_slowdown", "HW Power Brake Slowdown"},
+    {display_clock, "display_clock", "display_clocks_setting", "Display Clock Setting"},
+};
 }  // namespace clocks_event
 
 // "hw_slowdown", "sw_thermal_slowdown", ... for one bit; "bit_0x200" for bits we do not know.

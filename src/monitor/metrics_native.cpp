@@ -59,12 +59,6 @@ std::string xid_severity_label(int xid) {
   return std::string(core::to_string(info == nullptr ? core::Severity::warn : info->severity));
 }
 
-constexpr std::array<std::uint64_t, 9> kClocksEventBits = {
-    core::clocks_event::gpu_idle,          core::clocks_event::applications_clocks,
-    core::clocks_event::sw_power_cap,      core::clocks_event::hw_slowdown,
-    core::clocks_event::sync_boost,        core::clocks_event::sw_thermal_slowdown,
-    core::clocks_event::hw_thermal_slowdown, core::clocks_event::hw_power_brake,
-    core::clocks_event::display_clock};
 
 }  // namespace
 
@@ -142,7 +136,8 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
     add_scaled(util, labels, s.util_gpu_pct, 0.01);
     add_scaled(mem_util, labels, s.util_mem_pct, 0.01);
     if (s.clocks_event_reasons) {
-      for (std::uint64_t bit : kClocksEventBits) {
+      for (const auto& reason : core::clocks_event::kTable) {
+        const std::uint64_t bit = reason.bit;
         clocks_event.add(with(labels, "reason", core::clocks_event_name(bit)),
                          (*s.clocks_event_reasons & bit) != 0 ? 1.0 : 0.0);
       }

@@ -2,6 +2,8 @@
 // nvidia-smi's own names ("SW Power Cap"), from either the text or the XML form.
 #include "parsers/smi_query_clock_reasons.hpp"
 
+#include "core/telemetry.hpp"
+
 #include <array>
 #include <fmt/format.h>
 #include <optional>
@@ -12,21 +14,10 @@ namespace {
 
 // nvidia-smi's names for the XML clocks-event-reason suffixes.
 std::string reason_name(std::string_view xml_suffix) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 10> kNames = {{
-      {"gpu_idle", "Idle"},
-      {"applications_clocks_setting", "Applications Clocks Setting"},
-      {"sw_power_cap", "SW Power Cap"},
-      {"hw_slowdown", "HW Slowdown"},
-      {"hw_thermal_slowdown", "HW Thermal Slowdown"},
-      {"hw_power_brake_slowdown", "HW Power Brake Slowdown"},
-      {"sync_boost", "Sync Boost"},
-      {"sw_thermal_slowdown", "SW Thermal Slowdown"},
-      {"display_clocks_setting", "Display Clock Setting"},
-      {"unknown", "Unknown"},
-  }};
-  for (const auto& [suffix, name] : kNames) {
-    if (suffix == xml_suffix) return std::string(name);
+  for (const auto& e : core::clocks_event::kTable) {
+    if (e.smi_xml_suffix == xml_suffix) return std::string(e.smi_text);
   }
+  if (xml_suffix == "unknown") return "Unknown";
   return std::string(xml_suffix);
 }
 

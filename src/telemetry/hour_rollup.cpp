@@ -13,8 +13,7 @@ namespace gpuvet::telemetry {
 
 namespace {
 
-constexpr std::uint64_t kThrottleBits = core::clocks_event::hw_slowdown | core::clocks_event::sw_thermal_slowdown |
-                                        core::clocks_event::hw_thermal_slowdown | core::clocks_event::hw_power_brake;
+constexpr std::uint64_t kThrottleBits = core::clocks_event::throttling;
 
 // The sum over links of one NVLink counter; absent when no link reported it.
 std::optional<std::uint64_t> link_sum(const core::TelemetrySample& s, core::Reading<std::uint64_t> core::NvLinkErrorSample::*a,

@@ -33,8 +33,7 @@ void bind_reading(Statement& st, int index, const core::Reading<T>& r) {
   }
 }
 
-constexpr std::uint64_t kThrottleBits = core::clocks_event::hw_slowdown | core::clocks_event::sw_thermal_slowdown |
-                                        core::clocks_event::hw_thermal_slowdown | core::clocks_event::hw_power_brake;
+constexpr std::uint64_t kThrottleBits = core::clocks_event::throttling;
 
 constexpr const char* kInsertUnsupported = "INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)";
 
