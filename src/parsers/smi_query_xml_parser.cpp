@@ -2,7 +2,9 @@
 // (with line numbers from byte offsets), and the shared field table fills the Machine.
 #include "parsers/smi_query_xml_parser.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <pugixml.hpp>
 #include <vector>
 
@@ -90,8 +92,32 @@ core::Result<core::Machine> parse_smi_query_xml(std::string_view text, const std
     return core::input_error(fmt::format(
         "{}: line {}: expected at least one <gpu> element in <nvidia_smi_log>, found none", file_name, root.line));
   }
+  // nvidia-smi -q -x -d SECTION[,SECTION] keeps only the elements asked for: no <product_name> and
+  // no <processes> in any <gpu>, by design. Read what they carry and say which (as the text form).
+  const bool filtered = !gpus.front().node->children.empty() &&
+                        std::none_of(gpus.begin(), gpus.end(), [](const smi_query::GpuSection& g) {
+                          // Identity elements come only with the full output: a <gpu> with them lost its name.
+                          for (const char* full : {"product_name", "processes", "uuid", "pci", "serial"}) {
+                            if (g.node->child(full) != nullptr) return true;
+                          }
+                          return false;
+                        });
+  if (filtered) {
+    for (auto& g : gpus) g.filtered = true;
+  }
   auto machine = smi_query::build_machine(root, gpus, smi_query::Form::xml, file_name);
   if (!machine) return machine.error();
+  if (filtered) {
+    std::vector<std::string> sections;
+    for (const auto& c : gpus.front().node->children) sections.push_back(c.key);
+    for (auto& g : machine.value().gpus) {
+      if (!g.name.known()) g.name = core::Absent{"not in this filtered nvidia-smi -q -x -d output"};
+    }
+    machine.value().source = fmt::format("nvidia-smi -q -x -d ({})", file_name);
+    machine.value().notes.push_back(fmt::format("{} is a filtered nvidia-smi -q -x (-d): it shows only <{}>; GPU names and "
+                                                "every other section are not in it",
+                                                file_name, fmt::join(sections, ">, <")));
+  }
   return smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::xml, file_name);
 }
 

@@ -1,6 +1,7 @@
 // nvidia-smi -q -d SECTION[,SECTION]: filtered by design (no Product Name, no Processes); the
 // GPUs and what the sections carry are read, and a note says which sections were present.
 #include "parsers/smi_query_text_parser.hpp"
+#include "parsers/smi_query_xml_parser.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,48 @@ TEST(SmiQueryWarnings, WarningsAboveTheLogAreEvents) {
   EXPECT_EQ(r.value().events[0].kind, core::GpuEventKind::inforom_corrupted);
   EXPECT_EQ(*r.value().events[0].pci_bus_id, "0000:68:00.0");
   EXPECT_EQ(r.value().events[0].where, "d.txt: line 1");
+}
+
+}  // namespace
+}  // namespace gpuvet::parsers
+
+namespace gpuvet::parsers {
+namespace {
+
+// nvidia-smi -q -x -d MEMORY, derived in the test from the real 2x RTX A5000 capture: every <gpu>
+// keeps its id and only <fb_memory_usage>, as the driver prints a filtered XML.
+std::string xml_filtered_to_memory(const std::string& xml) {
+  std::string out = xml.substr(0, xml.find("<gpu "));
+  for (std::size_t at = xml.find("<gpu "); at != std::string::npos; at = xml.find("<gpu ", at + 1)) {
+    const auto open_end = xml.find('>', at) + 1;
+    const auto end = xml.find("</gpu>", at);
+    const auto fb = xml.find("<fb_memory_usage>", at);
+    const auto fb_end = xml.find("</fb_memory_usage>", fb) + std::string("</fb_memory_usage>").size();
+    if (fb == std::string::npos || fb > end) return "";
+    out += xml.substr(at, open_end - at) + "\n\t\t" + xml.substr(fb, fb_end - fb) + "\n\t</gpu>\n\t";
+  }
+  return out + "\n</nvidia_smi_log>\n";
+}
+
+TEST(SmiQueryFiltered, XmlFilteredToSectionsIsReadAndSaysWhatItShows) {
+  const auto xml = xml_filtered_to_memory(testing::read_fixture("smi-q/2x-rtx-a5000-anonymised-nvidia-smi-q-x.xml"));
+  ASSERT_FALSE(xml.empty());
+  ASSERT_EQ(xml.find("<product_name>"), std::string::npos);
+  const auto r = parse_smi_query_xml(xml, "d.xml");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& m = r.value();
+  ASSERT_EQ(m.gpus.size(), 2u);
+  EXPECT_FALSE(m.gpus[0].name.known());
+  EXPECT_EQ(*m.gpus[1].memory_total_mib, 24564u);
+  EXPECT_EQ(*m.gpus[1].pci_bus_id, "0000:c1:00.0");
+  EXPECT_EQ(m.source, "nvidia-smi -q -x -d (d.xml)");
+  ASSERT_FALSE(m.notes.empty());
+  EXPECT_NE(m.notes.back().find("shows only <fb_memory_usage>"), std::string::npos) << m.notes.back();
+  // A full -q -x whose first <gpu> lost its <product_name> is still an error, not a filter.
+  std::string broken = testing::read_fixture("smi-q/2x-rtx-a5000-anonymised-nvidia-smi-q-x.xml");
+  const auto name = broken.find("<product_name>");
+  broken.erase(name, broken.find("</product_name>", name) + 15 - name);
+  EXPECT_FALSE(parse_smi_query_xml(broken, "b.xml").ok());
 }
 
 }  // namespace
