@@ -1,4 +1,5 @@
-// gpuvet plan's offer sources: simulator profiles, acceptance bundles, offers YAML files.
+// gpuvet plan's offer sources (simulator profiles, acceptance bundles, offers YAML files), the
+// prices given on the command line, and the check that a fixed layout fits each offer.
 #include "cli/plan_offers.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "backends/sim/simulator.hpp"
 #include "bundle/bundle_dir.hpp"
 #include "platform/user_file.hpp"
+#include "plan/memory.hpp"
 
 namespace gpuvet::cli {
 
@@ -135,6 +137,69 @@ core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path,
     o.measured = measured->measured;
   }
   return std::move(offers).value();
+}
+
+// --price [NAME=]AMOUNT/gpu-h|machine-h: the price of the offer called NAME or, without a name,
+// of the --offer just before it (`after_offer`: its offer's index, -1 when none came before); a
+// lone offer takes an unnamed price wherever it stands. Every priced offer must use one currency.
+core::Result<bool> apply_prices(const std::vector<std::string>& prices, const std::vector<int>& after_offer,
+                                std::vector<plan::Offer>& offers) {
+  for (std::size_t k = 0; k < prices.size(); ++k) {
+    const std::string& text = prices[k];
+    const auto eq = text.find('=');
+    const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+    auto price = plan::parse_price(eq == std::string::npos ? text : text.substr(eq + 1));
+    if (!price) return core::usage_error("--price " + (name.empty() ? "" : name + "=") + price.error().message);
+    plan::Offer* target = nullptr;
+    if (!name.empty()) {
+      auto it = std::find_if(offers.begin(), offers.end(), [&](const plan::Offer& o) { return o.name == name; });
+      if (it == offers.end()) {
+        std::string names;
+        for (const auto& o : offers) names += (names.empty() ? "" : ", ") + o.name;
+        return core::usage_error(fmt::format("--price {}: no offer is called {} (offers: {})", text, name, names));
+      }
+      target = &*it;
+    } else if (k < after_offer.size() && after_offer[k] >= 0 && after_offer[k] < static_cast<int>(offers.size())) {
+      target = &offers[static_cast<std::size_t>(after_offer[k])];
+    } else if (offers.size() == 1) {
+      target = &offers.front();
+    } else {
+      return core::usage_error(fmt::format("--price {}: which offer? Put it right after its --offer, or write NAME={}",
+                                           text, text));
+    }
+    plan::apply_price(*target, *price);
+  }
+  std::string currency;
+  for (const auto& o : offers) {
+    if (!o.gpu_hour_price()) continue;
+    if (currency.empty()) currency = o.currency;
+    if (o.currency != currency) {
+      return core::usage_error(fmt::format("--price: offers priced in {} and {}; give every price in one currency "
+                                           "(gpuvet converts nothing)", currency, o.currency));
+    }
+  }
+  return true;
+}
+
+// A layout fixed on the command line (--tp, --pp, --ep) that cannot be placed on an offer's GPUs.
+core::Result<bool> check_layout_fits_offers(const plan::ModelSpec& model, const plan::Job& job,
+                                            const std::vector<plan::Offer>& offers) {
+  const plan::ParamCounts params = plan::count_params(model);
+  for (const auto& offer : offers) {
+    if (plan::choose_layout(model, params, job, offer.gpus_per_node, offer.nodes, 1e30, true).placed) continue;
+    const bool train = job.workload == plan::Workload::train;
+    std::string asked;
+    const int tp = train ? job.train.tp : job.infer.tp;
+    if (tp > 0) asked += fmt::format(" --tp {}", tp);
+    if (train && job.train.pp > 0) asked += fmt::format(" --pp {}", job.train.pp);
+    if (train && job.train.ep > 0) asked += fmt::format(" --ep {}", job.train.ep);
+    return core::usage_error(fmt::format(
+        "{}: no such layout on offer {} ({} node(s) x {} GPUs): TP must be a power of two dividing the GPUs per node "
+        "and the {} heads, PP must divide the layers and the GPUs left{}",
+        asked.empty() ? std::string("layout") : asked.substr(1), offer.name, offer.nodes, offer.gpus_per_node, model.heads,
+        model.moe() ? fmt::format(", EP must divide the data-parallel size and the {} experts", model.experts) : ""));
+  }
+  return true;
 }
 
 }  // namespace gpuvet::cli

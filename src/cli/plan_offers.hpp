@@ -8,6 +8,8 @@
 
 #include "core/error.hpp"
 #include "core/gpu_model.hpp"
+#include "plan/job.hpp"
+#include "plan/model.hpp"
 #include "plan/offer.hpp"
 
 namespace gpuvet::cli {
@@ -16,5 +18,17 @@ core::Result<plan::Offer> offer_from_profile(const std::string& profile, const c
 core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog);
 // The offers of a YAML file; a `bundle:` path is read relative to the file's directory.
 core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog);
+
+// --price [NAME=]AMOUNT/gpu-h|machine-h (plan/offer.hpp parse_price): each price goes to the offer
+// called NAME or, without a name, to the offer at `after_offer[k]` (the --offer just before the
+// k-th --price; -1 when none) or the only offer. Errors (usage) name --price; every priced offer
+// must carry the same currency.
+core::Result<bool> apply_prices(const std::vector<std::string>& prices, const std::vector<int>& after_offer,
+                                std::vector<plan::Offer>& offers);
+
+// A layout fixed on the command line (--tp, --pp, --ep) that cannot be placed on some offer's GPUs:
+// a usage error naming the flags and the offer.
+core::Result<bool> check_layout_fits_offers(const plan::ModelSpec& model, const plan::Job& job,
+                                            const std::vector<plan::Offer>& offers);
 
 }  // namespace gpuvet::cli
