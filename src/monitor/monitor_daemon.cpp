@@ -173,7 +173,7 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
     } else if (!was_busy) {
       asked = ask_sample(g.gpu.index, source_t);
     }
-    const std::string no_answer = fmt::format(
+    const std::string no_answer = asked ? std::string() : fmt::format(
         "no answer within {} s: an NVML call on this GPU hangs (GPU unresponsive)", caller_ ? caller_->deadline_s() : 0.0);
     if (!asked && !was_busy) ++cost_.source_errors_total;  // this tick's call passed its deadline
     core::TelemetrySample s = asked ? std::move(*asked) : unanswered(no_answer);
