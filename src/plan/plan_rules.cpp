@@ -72,8 +72,12 @@ std::vector<core::Finding> plan_findings(const Plan& plan, const OfferPlan& p) {
     }
   }
   const double share = p.step.comm_share_overlapped();
-  const bool sharded = p.layout.zero >= 3 || p.layout.tp > nvlink_island(o) || (p.layout.pp > 1 && o.nodes > 1);
-  const bool slow = !full_mesh(o.interconnect) || (o.nodes > 1 && p.layout.dp > o.gpus_per_node / p.layout.tp);
+  // Expert parallelism beyond the NVLink group sends every MoE layer's tokens over PCIe or the network.
+  const bool experts_spread = p.layout.ep > 1 && p.layout.ep * p.layout.tp > nvlink_island(o);
+  const bool sharded = p.layout.zero >= 3 || p.layout.tp > nvlink_island(o) || (p.layout.pp > 1 && o.nodes > 1) ||
+                       experts_spread;
+  const bool slow = !full_mesh(o.interconnect) || (o.nodes > 1 && p.layout.dp > o.gpus_per_node / p.layout.tp) ||
+                    (experts_spread && o.nodes > 1);
   if (p.fits && sharded && slow && share > 0.25) {
     out.push_back(finding("plan_sharding_over_slow_link", Severity::warn,
                           fmt::format("fits only as {}, sharded over {}: communication is {:.0f} % of each step",

@@ -164,6 +164,27 @@ TEST(PlanMoe, DecodeReadsOnlyTheExpertsItsTokensReach) {
   EXPECT_NEAR(r.decode_bytes_per_gpu, (p.total - p.routed_experts + p.routed_experts * 8 / 256) / 8 + kv, 1.0);
 }
 
+TEST(PlanMoe, ExpertsSpreadOverAThinNetworkAreWarned) {
+  // Mixtral at TP 2 x EP 8 over two nodes with one 100 Gb/s NIC each: an EP group holds 4 GPUs
+  // of each node, so half of every token all-to-all crosses a NIC each GPU gets an eighth of.
+  Offer thin = h100_nodes(2);
+  thin.nics_per_node = 1;
+  thin.nic_gbit_s = 100;
+  Job job;
+  job.train.tp = 2;
+  job.train.ep = 8;
+  const Plan plan = make_plan(preset("mixtral-8x7b"), job, {thin});
+  const OfferPlan& p = plan.offers.front();
+  ASSERT_TRUE(p.fits);
+  EXPECT_EQ(p.layout.ep, 8);
+  EXPECT_EQ(all_to_all_path(thin, 8, 2).local_ranks, 4);
+  EXPECT_GT(p.step.ep_comm, p.step.compute);
+  bool warned = false;
+  for (const auto& f : p.findings) warned = warned || (f.code == "plan_sharding_over_slow_link" &&
+                                                       f.message.find("(EP 8)") != std::string::npos);
+  EXPECT_TRUE(warned);
+}
+
 TEST(PlanMoe, LayoutSearchPrefersExpertParallelOverZero3) {
   const ModelSpec& m = preset("mixtral-8x7b");
   const ParamCounts p = count_params(m);
