@@ -98,6 +98,11 @@ Offer parse_one(const YAML::Node& node, const std::string& path, const core::Cat
     if (nics["count"]) o.nics_per_node = integer(nics["count"], path + ".nics.count", 0, 64);
     if (nics["gbit_s"]) o.nic_gbit_s = number(nics["gbit_s"], path + ".nics.gbit_s", 0, 3200);
   }
+  if (o.nodes > 1 && (o.nics_per_node == 0 || o.nic_gbit_s <= 0)) {
+    throw FieldError{fmt::format("{}.nics: needed when nodes > 1 ({} nodes): the NICs carry every byte between the nodes, "
+                                 "e.g. nics: {{count: 8, gbit_s: 400}}",
+                                 path, o.nodes)};
+  }
   if (node["price_per_gpu_hour"]) o.price_per_gpu_hour = number(node["price_per_gpu_hour"], path + ".price_per_gpu_hour", 0, 1e6);
   if (node["price_per_machine_hour"]) {
     o.price_per_machine_hour = number(node["price_per_machine_hour"], path + ".price_per_machine_hour", 0, 1e7);

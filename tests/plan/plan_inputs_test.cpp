@@ -45,6 +45,18 @@ TEST(PlanInputs, OfferErrorsNameFileAndField) {
   EXPECT_NE(field.error().message.find("o.yaml: offers[0].pricee: unknown field"), std::string::npos);
 }
 
+TEST(PlanInputs, SeveralNodesNeedTheirNics) {
+  // Without NICs nothing crosses between the nodes: an error naming the field, not infinite days.
+  auto none = parse_offers("offers:\n  - name: x\n    gpu: h100-sxm5-80gb\n    nodes: 2\n", "o.yaml", catalog::gpu_catalog());
+  ASSERT_FALSE(none);
+  EXPECT_EQ(none.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(none.error().message.find("o.yaml: offers[0].nics: needed when nodes > 1 (2 nodes)"), std::string::npos)
+      << none.error().message;
+  auto zero = parse_offers("offers:\n  - name: x\n    gpu: h100-sxm5-80gb\n    nodes: 2\n    nics: {count: 8, gbit_s: 0}\n",
+                           "o.yaml", catalog::gpu_catalog());
+  EXPECT_FALSE(zero);
+}
+
 TEST(PlanInputs, MachinePriceIsPerNode) {
   auto offers = parse_offers("offers:\n  - name: x\n    gpu: l40s-48gb\n    price_per_machine_hour: 8\n", "o.yaml",
                              catalog::gpu_catalog());
