@@ -1,8 +1,9 @@
 // The monitor daemon on its live path: the real NVML telemetry source reading the fake
 // libnvidia-ml.so.1 (tests/backends/nvml/fake). Every GPU is sampled with the readings the fake
 // serves; an old driver's missing symbols make readings unsupported, never a lost GPU; a GPU off
-// the bus is gpu_lost while the others keep going; a call that hangs marks only its GPU
-// unresponsive, and the GPU is sampled again once the driver answers. The hang and mid-run loss
+// the bus is gpu_lost while the others keep going; an Xid from the driver's event set fires for
+// its GPU; a call that hangs marks only its GPU unresponsive, and the GPU is sampled again once
+// the driver answers. The hang and mid-run loss
 // run on the real clock for about two seconds (the fake's driver lives in wall time).
 #include <gtest/gtest.h>
 
@@ -169,6 +170,22 @@ TEST(MonitorLive, GpuFallingOffTheBusMidRun) {
   EXPECT_TRUE(r.snapshot->gpus.at(4).latest.power_w.known());
   EXPECT_FALSE(r.snapshot->gpus.at(4).lost);
   EXPECT_GE(r.summary.ticks, 10u);  // the daemon kept its pace after the loss
+}
+
+TEST(MonitorLive, XidFromTheDriversEventSetFiresForItsGpu) {
+  // Xid 48 (double-bit ECC) on GPU 2 at 1 h of the fake's model, which runs 3600x wall time.
+  DaemonConfig config;
+  config.interval_s = 0.1;
+  const LiveRun r =
+      run_live(GPUVET_FAKE_NVML_FULL, {.faults = "xid:gpu=2,code=48,at=1h", .speed = "3600"}, 2.0, true, config);
+  ASSERT_TRUE(r.snapshot);
+  EXPECT_TRUE(has_alert(*r.snapshot, "xid_event", 2)) << r.log;
+  EXPECT_EQ(r.snapshot->gpus.at(2).last_xid, 48);
+  EXPECT_EQ(r.snapshot->gpus.at(2).xid_total, 1u);
+  for (int other : {0, 1, 3, 4, 5, 6, 7}) EXPECT_EQ(r.snapshot->gpus.at(static_cast<std::size_t>(other)).xid_total, 0u);
+  bool xid_unsupported = false;
+  for (const auto& f : r.unsupported) xid_unsupported = xid_unsupported || f.field == "xid_events";
+  EXPECT_FALSE(xid_unsupported);
 }
 
 TEST(MonitorLive, HungCallMarksOnlyItsGpuAndItComesBack) {

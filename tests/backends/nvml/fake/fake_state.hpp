@@ -47,7 +47,12 @@ struct FakeDevice {
   unsigned port_count = 0;                        // links 0..port_count-1 exist
 };
 
-// The live side: the production model and the hang fault.
+// An NVML event set: the devices registered for Xid events.
+struct FakeEventSet {
+  std::vector<const FakeDevice*> xid_devices;
+};
+
+// The live side: the production model, the hang fault and the Xid events.
 struct FakeTelemetry {
   std::shared_ptr<sim::BurninModel> model;
   std::chrono::steady_clock::time_point started;  // nvmlInit
@@ -55,6 +60,8 @@ struct FakeTelemetry {
   int hang_gpu = -1;                               // position whose telemetry calls hang; -1 none
   double hang_after_s = 0;                         // wall seconds after nvmlInit the hang begins
   double hang_s = 24 * 3600.0;                     // how long the hang lasts (calls block until its end)
+  std::vector<std::pair<int, int>> xids;           // (position, Xid) from the model, not yet delivered
+  std::vector<std::unique_ptr<FakeEventSet>> event_sets;
 };
 
 struct FakeState {
