@@ -91,10 +91,14 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
 }  // namespace
 
 bool looks_like_dcgmi_nvlink(std::string_view text) {
-  return text.find("NvLink Link Status") != std::string_view::npos && text.find("gpuId") != std::string_view::npos;
+  return (text.find("NvLink Link Status") != std::string_view::npos && text.find("gpuId") != std::string_view::npos) ||
+         looks_like_dcgmi_nvlink_errors(text);
 }
 
 core::Result<core::Machine> parse_dcgmi_nvlink(std::string_view text, const std::string& file_name) {
+  if (text.find("NvLink Link Status") == std::string_view::npos && looks_like_dcgmi_nvlink_errors(text)) {
+    return parse_dcgmi_nvlink_errors(text, file_name);
+  }
   try {
     return parse(text, file_name);
   } catch (const std::exception& e) {

@@ -57,7 +57,10 @@ Start start_of(const std::vector<Line>& lines, size_t i) {
   if (starts_with(t, "==============NVSMI LOG")) return Start::smi_q;
   if (is_topo_header(lines[i].text)) return Start::topo;
   if (is_border(t) && next_text(lines, i).find("NVIDIA-SMI ") != std::string_view::npos) return Start::smi_table;
-  if (is_border(t) && next_text(lines, i).find("NvLink Link Status") != std::string_view::npos) return Start::dcgmi;
+  if (is_border(t) && (next_text(lines, i).find("NvLink Link Status") != std::string_view::npos ||
+                       next_text(lines, i).find("NVLINK Error Counts") != std::string_view::npos)) {
+    return Start::dcgmi;
+  }
   int index = -1;
   std::string rest;
   if (is_nvlink_gpu_line(t, index, rest) && rest.find("(UUID:") != std::string::npos) {
