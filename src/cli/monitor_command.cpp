@@ -21,6 +21,7 @@
 #include "core/duration.hpp"
 #include "monitor/http_server.hpp"
 #include "monitor/journal_log.hpp"
+#include "monitor/metric_catalog.hpp"
 #include "monitor/monitor_daemon.hpp"
 #include "monitor/prometheus_rules.hpp"
 #include "monitor/scaled_clock.hpp"
@@ -270,8 +271,25 @@ void add_monitor_command(CLI::App& app, Action& action) {
       return core::ExitCode::pass;
     };
   });
-  cmd->callback([options, rules, &action] {
-    if (rules->parsed()) return;  // CLI11 runs the parent's callback after `rules`' own
+  // gpuvet monitor metrics [--markdown]: the metric table /metrics is written from (docs/metrics.md).
+  auto markdown = std::make_shared<bool>(false);
+  auto* metrics = cmd->add_subcommand("metrics", "List every metric the endpoint can export (docs/metrics.md)");
+  metrics->add_flag("--markdown", *markdown, "Print the tables used for docs/metrics.md");
+  metrics->callback([markdown, &action] {
+    action = [markdown](Streams& streams) -> core::Result<core::ExitCode> {
+      if (*markdown) {
+        streams.out << monitor::render_metric_catalog_markdown();
+        return core::ExitCode::pass;
+      }
+      for (const auto& info : monitor::metric_catalog()) {
+        streams.out << fmt::format("{:<46} {:<7} {}\n", info.name, info.type == monitor::MetricType::counter ? "counter" : "gauge",
+                                   info.unit);
+      }
+      return core::ExitCode::pass;
+    };
+  });
+  cmd->callback([options, rules, metrics, &action] {
+    if (rules->parsed() || metrics->parsed()) return;  // CLI11 runs the parent's callback after a subcommand's own
     action = [options](Streams& streams) { return run_monitor(*options, streams); };
   });
 }

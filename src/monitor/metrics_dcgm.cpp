@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "monitor/metric_catalog.hpp"
 #include "monitor/metrics_exposition.hpp"
 
 namespace gpuvet::monitor {
@@ -48,34 +49,26 @@ std::optional<std::uint64_t> sum_links(const std::vector<core::NvLinkErrorSample
 }  // namespace
 
 void append_dcgm_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) {
-  using T = MetricType;
-  MetricFamily sm_clock("DCGM_FI_DEV_SM_CLOCK", T::gauge, "SM clock frequency (in MHz).");
-  MetricFamily mem_clock("DCGM_FI_DEV_MEM_CLOCK", T::gauge, "Memory clock frequency (in MHz).");
-  MetricFamily mem_temp("DCGM_FI_DEV_MEMORY_TEMP", T::gauge, "Memory temperature (in C).");
-  MetricFamily temp("DCGM_FI_DEV_GPU_TEMP", T::gauge, "GPU temperature (in C).");
-  MetricFamily power("DCGM_FI_DEV_POWER_USAGE", T::gauge, "Power draw (in W).");
-  MetricFamily energy("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", T::counter,
-                      "Total energy consumption since boot (in mJ).");
-  MetricFamily pcie_replay("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", T::counter, "Total number of PCIe retries.");
-  MetricFamily util("DCGM_FI_DEV_GPU_UTIL", T::gauge, "GPU utilization (in %).");
-  MetricFamily mem_util("DCGM_FI_DEV_MEM_COPY_UTIL", T::gauge, "Memory utilization (in %).");
-  MetricFamily xid("DCGM_FI_DEV_XID_ERRORS", T::gauge, "Value of the last XID error encountered.");
-  MetricFamily throttle("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", T::gauge,
-                        "Current clock throttle reasons (bitmask of DCGM_CLOCKS_THROTTLE_REASON_*).");
-  MetricFamily sbe("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", T::counter, "Total number of single-bit volatile ECC errors.");
-  MetricFamily dbe("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", T::counter, "Total number of double-bit volatile ECC errors.");
-  MetricFamily retired_sbe("DCGM_FI_DEV_RETIRED_SBE", T::counter,
-                           "Total number of retired pages due to single-bit errors.");
-  MetricFamily retired_dbe("DCGM_FI_DEV_RETIRED_DBE", T::counter,
-                           "Total number of retired pages due to double-bit errors.");
-  MetricFamily remap_pending("DCGM_FI_DEV_ROW_REMAP_PENDING", T::gauge, "Whether remapping of rows is pending.");
-  MetricFamily crc_flit("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", T::counter,
-                        "Total number of NVLink flow-control CRC errors.");
-  MetricFamily crc_data("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL", T::counter,
-                        "Total number of NVLink data CRC errors.");
-  MetricFamily replay("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL", T::counter, "Total number of NVLink retries.");
-  MetricFamily recovery("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", T::counter,
-                        "Total number of NVLink recovery errors.");
+  MetricFamily sm_clock = metric_family("DCGM_FI_DEV_SM_CLOCK");
+  MetricFamily mem_clock = metric_family("DCGM_FI_DEV_MEM_CLOCK");
+  MetricFamily mem_temp = metric_family("DCGM_FI_DEV_MEMORY_TEMP");
+  MetricFamily temp = metric_family("DCGM_FI_DEV_GPU_TEMP");
+  MetricFamily power = metric_family("DCGM_FI_DEV_POWER_USAGE");
+  MetricFamily energy = metric_family("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION");
+  MetricFamily pcie_replay = metric_family("DCGM_FI_DEV_PCIE_REPLAY_COUNTER");
+  MetricFamily util = metric_family("DCGM_FI_DEV_GPU_UTIL");
+  MetricFamily mem_util = metric_family("DCGM_FI_DEV_MEM_COPY_UTIL");
+  MetricFamily xid = metric_family("DCGM_FI_DEV_XID_ERRORS");
+  MetricFamily throttle = metric_family("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS");
+  MetricFamily sbe = metric_family("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL");
+  MetricFamily dbe = metric_family("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL");
+  MetricFamily retired_sbe = metric_family("DCGM_FI_DEV_RETIRED_SBE");
+  MetricFamily retired_dbe = metric_family("DCGM_FI_DEV_RETIRED_DBE");
+  MetricFamily remap_pending = metric_family("DCGM_FI_DEV_ROW_REMAP_PENDING");
+  MetricFamily crc_flit = metric_family("DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL");
+  MetricFamily crc_data = metric_family("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL");
+  MetricFamily replay = metric_family("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL");
+  MetricFamily recovery = metric_family("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL");
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = dcgm_labels(now, snapshot.hostname);

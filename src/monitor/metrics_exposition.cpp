@@ -6,12 +6,13 @@
 #include <string>
 #include <tuple>
 
+#include "monitor/metric_catalog.hpp"
+
 namespace gpuvet::monitor {
 namespace {
 
 void append_alerts(const MonitorSnapshot& snapshot, std::string& out) {
-  MetricFamily alert("gpuvet_alert", MetricType::gauge,
-                     "1 for each alert that fires now, by finding code (docs/findings.md), GPU and severity.");
+  MetricFamily alert = metric_family("gpuvet_alert");
   // One series per (code, GPU, severity): two alerts of one code on one GPU (two links, say)
   // are one series, as Prometheus requires unique label sets.
   std::set<std::tuple<std::string, int, std::string>> seen;
@@ -33,42 +34,35 @@ void append_alerts(const MonitorSnapshot& snapshot, std::string& out) {
 }
 
 void append_daemon(const MonitorSnapshot& snapshot, const MetricsOptions& options, std::string& out) {
-  using T = MetricType;
   const DaemonCost& cost = snapshot.cost;
-  MetricFamily info("gpuvet_monitor_info", T::gauge, "The monitor daemon: where its readings come from (always 1).");
+  MetricFamily info = metric_family("gpuvet_monitor_info");
   MetricLabels info_labels{{"source", snapshot.source}, {"simulated", snapshot.simulated ? "true" : "false"}};
   if (!snapshot.hostname.empty()) info_labels.push_back({"hostname", snapshot.hostname});
   info.add(info_labels, 1.0);
 
-  MetricFamily healthy("gpuvet_monitor_healthy", T::gauge,
-                       "1 when sampling runs and the last tick was on time, else 0 (/healthz says why).");
+  MetricFamily healthy = metric_family("gpuvet_monitor_healthy");
   healthy.add({}, snapshot.healthy ? 1.0 : 0.0);
-  MetricFamily interval("gpuvet_monitor_interval_seconds", T::gauge, "Sampling interval.");
+  MetricFamily interval = metric_family("gpuvet_monitor_interval_seconds");
   interval.add({}, snapshot.interval_s);
-  MetricFamily tick_at("gpuvet_monitor_last_tick_timestamp_seconds", T::gauge,
-                       "When the last tick sampled (Unix time; virtual time under --sim).");
+  MetricFamily tick_at = metric_family("gpuvet_monitor_last_tick_timestamp_seconds");
   tick_at.add({}, static_cast<double>(snapshot.taken_unix_ms) / 1000.0);
-  MetricFamily age("gpuvet_monitor_snapshot_age_seconds", T::gauge,
-                   "How old the served readings are at scrape time (not exported under --sim: virtual time).");
+  MetricFamily age = metric_family("gpuvet_monitor_snapshot_age_seconds");
   if (!snapshot.simulated && options.now_unix_ms > 0 && snapshot.taken_unix_ms > 0) {
     age.add({}, static_cast<double>(options.now_unix_ms - snapshot.taken_unix_ms) / 1000.0);
   }
-  MetricFamily tick_duration("gpuvet_monitor_tick_duration_seconds", T::gauge,
-                             "Wall time the last tick took to sample every GPU.");
+  MetricFamily tick_duration = metric_family("gpuvet_monitor_tick_duration_seconds");
   tick_duration.add({}, cost.last_tick_duration_s);
-  MetricFamily ticks("gpuvet_monitor_ticks_total", T::counter, "Sampling ticks since the daemon started.");
+  MetricFamily ticks = metric_family("gpuvet_monitor_ticks_total");
   ticks.add({}, cost.ticks_total);
-  MetricFamily samples("gpuvet_monitor_samples_total", T::counter, "GPU samples taken since the daemon started.");
+  MetricFamily samples = metric_family("gpuvet_monitor_samples_total");
   samples.add({}, cost.samples_total);
-  MetricFamily dropped("gpuvet_monitor_samples_dropped_total", T::counter,
-                       "Ticks skipped because the previous one ran late.");
+  MetricFamily dropped = metric_family("gpuvet_monitor_samples_dropped_total");
   dropped.add({}, cost.samples_dropped_total);
-  MetricFamily source_errors("gpuvet_monitor_source_errors_total", T::counter,
-                             "NVML (or simulator) calls that failed or timed out.");
+  MetricFamily source_errors = metric_family("gpuvet_monitor_source_errors_total");
   source_errors.add({}, cost.source_errors_total);
-  MetricFamily store_errors("gpuvet_monitor_store_errors_total", T::counter, "History writes that failed.");
+  MetricFamily store_errors = metric_family("gpuvet_monitor_store_errors_total");
   store_errors.add({}, cost.store_errors_total);
-  MetricFamily uptime("gpuvet_monitor_uptime_seconds", T::gauge, "Time since the daemon started sampling.");
+  MetricFamily uptime = metric_family("gpuvet_monitor_uptime_seconds");
   uptime.add({}, cost.uptime_s);
 
   for (const MetricFamily* family : {&info, &healthy, &interval, &tick_at, &age, &tick_duration, &ticks, &samples,

@@ -6,6 +6,7 @@
 
 #include "analysis/xid_catalog.hpp"
 #include "core/telemetry.hpp"
+#include "monitor/metric_catalog.hpp"
 #include "monitor/metrics_exposition.hpp"
 
 namespace gpuvet::monitor {
@@ -63,50 +64,35 @@ std::string xid_severity_label(int xid) {
 }  // namespace
 
 void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) {
-  using T = MetricType;
-  MetricFamily lost("gpuvet_gpu_lost", T::gauge, "1 when the GPU fell off the bus or stopped answering, else 0.");
-  MetricFamily sampled_at("gpuvet_gpu_last_sample_timestamp_seconds", T::gauge,
-                          "When the GPU was last sampled (Unix time; virtual time under --sim).");
-  MetricFamily temp("gpuvet_gpu_temperature_celsius", T::gauge, "GPU core temperature.");
-  MetricFamily mem_temp("gpuvet_memory_temperature_celsius", T::gauge, "GPU memory (HBM) temperature.");
-  MetricFamily sm_clock("gpuvet_sm_clock_hertz", T::gauge, "SM clock.");
-  MetricFamily mem_clock("gpuvet_memory_clock_hertz", T::gauge, "Memory clock.");
-  MetricFamily power("gpuvet_power_usage_watts", T::gauge, "Board power draw.");
-  MetricFamily energy("gpuvet_energy_consumption_joules_total", T::counter,
-                      "Energy the board used since the driver loaded.");
-  MetricFamily util("gpuvet_gpu_utilization_ratio", T::gauge,
-                    "Fraction of the last sample period a kernel ran on the GPU (0..1, NVML utilization.gpu).");
-  MetricFamily mem_util("gpuvet_memory_utilization_ratio", T::gauge,
-                        "Fraction of the last sample period the memory was read or written (0..1, NVML utilization.memory).");
-  MetricFamily clocks_event("gpuvet_clocks_event_reason_active", T::gauge,
-                            "1 when the clocks-event (throttle) reason is active, else 0 (NVML reason names).");
-  MetricFamily pstate("gpuvet_performance_state", T::gauge, "Performance state (0 = P0, maximum performance).");
-  MetricFamily ecc_corrected("gpuvet_ecc_corrected_errors_total", T::counter,
-                             "Corrected (single-bit) ECC errors since the driver loaded (volatile).");
-  MetricFamily ecc_uncorrected("gpuvet_ecc_uncorrected_errors_total", T::counter,
-                               "Uncorrected (double-bit) ECC errors since the driver loaded (volatile).");
-  MetricFamily retired("gpuvet_retired_pages", T::gauge, "Memory pages retired, by cause.");
-  MetricFamily retired_pending("gpuvet_retired_pages_pending", T::gauge,
-                               "1 when a page retirement waits for a reboot, else 0.");
-  MetricFamily remap_pending("gpuvet_row_remap_pending", T::gauge,
-                             "1 when a memory row remap waits for a GPU reset, else 0.");
-  MetricFamily pcie_replays("gpuvet_pcie_replays_total", T::counter, "PCIe replays since the driver loaded.");
-  MetricFamily crc_flit("gpuvet_nvlink_crc_flit_errors_total", T::counter,
-                        "NVLink flow-control CRC errors on the link since the driver loaded.");
-  MetricFamily crc_data("gpuvet_nvlink_crc_data_errors_total", T::counter,
-                        "NVLink data CRC errors on the link since the driver loaded.");
-  MetricFamily replay("gpuvet_nvlink_replay_errors_total", T::counter,
-                      "NVLink link-level replays on the link since the driver loaded.");
-  MetricFamily recovery("gpuvet_nvlink_recovery_errors_total", T::counter,
-                        "NVLink link recoveries (retraining) on the link since the driver loaded.");
-  MetricFamily xid_total("gpuvet_xid_events_total", T::counter, "Xid events seen since the daemon started.");
-  MetricFamily last_xid("gpuvet_last_xid", T::gauge, "The most recent Xid code seen (0: none since the daemon started).");
-  MetricFamily last_xid_info("gpuvet_last_xid_info", T::gauge,
-                              "The most recent Xid with NVIDIA's action for it and gpuvet's severity (always 1).");
-  MetricFamily power_limit("gpuvet_power_limit_watts", T::gauge, "Enforced power limit.");
-  MetricFamily slowdown("gpuvet_slowdown_temperature_celsius", T::gauge, "Hardware slowdown temperature threshold.");
-  MetricFamily shutdown("gpuvet_shutdown_temperature_celsius", T::gauge, "Hardware shutdown temperature threshold.");
-  MetricFamily max_clock("gpuvet_sm_clock_max_hertz", T::gauge, "Maximum SM clock.");
+  MetricFamily lost = metric_family("gpuvet_gpu_lost");
+  MetricFamily sampled_at = metric_family("gpuvet_gpu_last_sample_timestamp_seconds");
+  MetricFamily temp = metric_family("gpuvet_gpu_temperature_celsius");
+  MetricFamily mem_temp = metric_family("gpuvet_memory_temperature_celsius");
+  MetricFamily sm_clock = metric_family("gpuvet_sm_clock_hertz");
+  MetricFamily mem_clock = metric_family("gpuvet_memory_clock_hertz");
+  MetricFamily power = metric_family("gpuvet_power_usage_watts");
+  MetricFamily energy = metric_family("gpuvet_energy_consumption_joules_total");
+  MetricFamily util = metric_family("gpuvet_gpu_utilization_ratio");
+  MetricFamily mem_util = metric_family("gpuvet_memory_utilization_ratio");
+  MetricFamily clocks_event = metric_family("gpuvet_clocks_event_reason_active");
+  MetricFamily pstate = metric_family("gpuvet_performance_state");
+  MetricFamily ecc_corrected = metric_family("gpuvet_ecc_corrected_errors_total");
+  MetricFamily ecc_uncorrected = metric_family("gpuvet_ecc_uncorrected_errors_total");
+  MetricFamily retired = metric_family("gpuvet_retired_pages");
+  MetricFamily retired_pending = metric_family("gpuvet_retired_pages_pending");
+  MetricFamily remap_pending = metric_family("gpuvet_row_remap_pending");
+  MetricFamily pcie_replays = metric_family("gpuvet_pcie_replays_total");
+  MetricFamily crc_flit = metric_family("gpuvet_nvlink_crc_flit_errors_total");
+  MetricFamily crc_data = metric_family("gpuvet_nvlink_crc_data_errors_total");
+  MetricFamily replay = metric_family("gpuvet_nvlink_replay_errors_total");
+  MetricFamily recovery = metric_family("gpuvet_nvlink_recovery_errors_total");
+  MetricFamily xid_total = metric_family("gpuvet_xid_events_total");
+  MetricFamily last_xid = metric_family("gpuvet_last_xid");
+  MetricFamily last_xid_info = metric_family("gpuvet_last_xid_info");
+  MetricFamily power_limit = metric_family("gpuvet_power_limit_watts");
+  MetricFamily slowdown = metric_family("gpuvet_slowdown_temperature_celsius");
+  MetricFamily shutdown = metric_family("gpuvet_shutdown_temperature_celsius");
+  MetricFamily max_clock = metric_family("gpuvet_sm_clock_max_hertz");
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = gpu_labels(now, snapshot.hostname);
