@@ -14,9 +14,8 @@
 #include <memory>
 
 #include "accept/burnin_clause.hpp"
+#include "accept/burnin_pipeline.hpp"
 #include "accept/clauses.hpp"
-#include "analysis/burnin_judge.hpp"
-#include "analysis/soak_totals.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::accept {
@@ -121,53 +120,43 @@ class BurninStage final : public Stage {
     auto path = gpus ? setup_.db_path() : core::Result<std::string>(gpus.error());
     if (!path) return error(std::move(record), path.error());
 
-    probes::BurninPlan plan;
-    plan.duration_s = limits.duration_s;
-    plan.interval_s = std::min(setup_.interval_s, limits.duration_s);
-    core::BurninRunInfo run = setup_.run;
-    run.interval_s = plan.interval_s;
-    run.planned_duration_s = plan.duration_s;
-    run.started_unix_ms = setup_.clock->unix_ms();
-    run.stress_backend = setup_.stress->describe();
-    run.telemetry_source = setup_.telemetry->describe();
+    SoakSetup soak;
+    soak.plan.duration_s = limits.duration_s;
+    soak.plan.interval_s = std::min(setup_.interval_s, limits.duration_s);
+    soak.run = setup_.run;
+    soak.gpus = std::move(gpus).value();
+    soak.db_path = *path;
+    soak.clock = setup_.clock.get();
+    soak.wall = setup_.wall.get();
+    soak.observer = setup_.observer;
+    soak.cancel = setup_.cancel;
     const auto guard = setup_.guard_interrupts ? setup_.guard_interrupts() : nullptr;
-    auto store = telemetry::TelemetryStore::create(*path, run, *gpus, *setup_.wall);
-    if (!store) return error(std::move(record), store.error());
-    auto outcome = probes::run_burnin(plan, *setup_.telemetry, *setup_.stress, *store.value(), *setup_.clock, setup_.observer,
-                                      setup_.cancel);
-    if (!outcome) return error(std::move(record), outcome.error());
+    auto ran = run_soak(std::move(soak), *setup_.telemetry, *setup_.stress);
+    if (!ran) return error(std::move(record), ran.error());
+    telemetry::TelemetryStore& store = *ran->store;
+    const probes::BurninOutcome& outcome = ran->outcome;
     // One streaming pass over what the store holds: the judge and the spec's totals.
-    std::unique_ptr<analysis::BurninJudge> judge;
-    analysis::SoakCounter soak(plan.interval_s);
-    auto stored = store.value()->read_back(
-        [&](const core::BurninRecord& header) {
-          judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus);
-          for (const auto& e : header.events) {
-            judge->on_event(e);
-            soak.on_event(e);
-          }
-        },
-        [&](const core::TelemetrySample& s) {
-          judge->on_sample(s);
-          soak.on_sample(s);
-        });
-    if (!stored) return error(std::move(record), stored.error());
-    const auto judged = judge->finish(stored->run.status);
-    const auto totals = soak.finish(stored->gpus);
-    record.findings = judged.findings;
-    auto series = series_of(*store.value(), *stored);
+    auto judged = judge_stored([&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
+      return store.read_back(on_header, on_sample);
+    });
+    if (!judged) return error(std::move(record), judged.error());
+    const core::BurninRecord* stored = &judged->record;
+    record.findings = judged->assessment.findings;
+    auto series = series_of(store, *stored);
     if (!series) return error(std::move(record), series.error());
     record.series = std::move(series).value();
     // A machine whose GPUs have NVLink ports must report their error counters.
     const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {
       return g.nvlinks && !g.nvlinks->empty();
     });
-    for (auto& c : record.clauses) decide_burnin_clause(c, {limits, *stored, judged, totals, outcome->status, *path, has_nvlink});
+    for (auto& c : record.clauses) {
+      decide_burnin_clause(c, {limits, *stored, judged->assessment, judged->totals, outcome.status, *path, has_nvlink});
+    }
     // An interrupted soak is not a finished stage: a resumed accept runs it again (the database of
     // this attempt stays in the bundle).
-    const bool interrupted = outcome->status == core::BurninStatus::interrupted;
+    const bool interrupted = outcome.status == core::BurninStatus::interrupted;
     record.status = interrupted ? StageStatus::not_run : StageStatus::done;
-    if (interrupted) record.reason = fmt::format("interrupted after {:.2f} h; rerun accept with the same --out to redo it", outcome->ended_t_s / 3600);
+    if (interrupted) record.reason = fmt::format("interrupted after {:.2f} h; rerun accept with the same --out to redo it", outcome.ended_t_s / 3600);
     return record;
   }
 

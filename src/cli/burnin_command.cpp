@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "accept/burnin_pipeline.hpp"
 #include "analysis/burnin_judge.hpp"
 #include "cli/burnin_output.hpp"
 #include "cli/interrupt_guard.hpp"
@@ -17,7 +18,6 @@
 #include "cli/commands.hpp"
 #include "platform/environment.hpp"
 #include "probes/burnin_progress.hpp"
-#include "probes/burnin_runner.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
@@ -84,36 +84,36 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   platform::ManualClock virtual_clock(wall.unix_ms());
   platform::Clock& clock = simulated ? static_cast<platform::Clock&>(virtual_clock) : wall;
 
-  core::BurninRunInfo run;
-  run.source = target->source();
-  run.simulated = simulated;
-  run.hostname = simulated ? "simulated" : platform::hostname();
-  run.dtype = options.dtype;
-  run.faults = options.target.faults;
-  run.interval_s = plan.interval_s;
-  run.planned_duration_s = plan.duration_s;
-  run.started_unix_ms = clock.unix_ms();
-  run.stress_backend = backends->stress->describe();
-  run.telemetry_source = backends->telemetry->describe();
+  accept::SoakSetup soak;
+  soak.plan = plan;
+  soak.run.source = target->source();
+  soak.run.simulated = simulated;
+  soak.run.hostname = simulated ? "simulated" : platform::hostname();
+  soak.run.dtype = options.dtype;
+  soak.run.faults = options.target.faults;
+  soak.gpus = std::move(chosen);
   const std::string db_path = !options.db.empty() ? options.db : simulated ? ":memory:" : default_db_path();
-  auto store = telemetry::TelemetryStore::create(db_path, run, chosen, wall);
-  if (!store) return store.error();
+  soak.db_path = db_path;
+  soak.clock = &clock;
+  soak.wall = &wall;
   if (!simulated) streams.err << "gpuvet burnin: writing " << db_path << "\n";
 
   probes::ProgressOptions progress_options;
   progress_options.terminal = streams.out_is_terminal && !options.json;
   progress_options.plain_every_s = simulated ? std::max(plan.interval_s, plan.duration_s / 8) : 60;
   probes::BurninProgress progress(streams.err, progress_options);
+  soak.observer = &progress;
+  soak.cancel = InterruptGuard::flag();
   std::optional<InterruptGuard> guard;
   if (!simulated) guard.emplace();
-  auto outcome = probes::run_burnin(plan, *backends->telemetry, *backends->stress, *store.value(), clock, &progress,
-                                    InterruptGuard::flag());
-  if (!outcome) return outcome.error().with_context("burn-in");
+  // The same pipeline as accept's burn-in stage: the store written as the samples arrive.
+  auto ran = accept::run_soak(std::move(soak), *backends->telemetry, *backends->stress);
+  if (!ran) return ran.error();
 
   // The report is rebuilt from what the database holds, exactly as `gpuvet report --db` does.
   analysis::BurninThresholds thresholds;
   thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
-  telemetry::TelemetryStore& stored = *store.value();
+  telemetry::TelemetryStore& stored = *ran->store;
   const auto read = [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
     return stored.read_back(on_header, on_sample);
   };

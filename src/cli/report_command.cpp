@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "accept/burnin_pipeline.hpp"
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
 #include "core/duration.hpp"
@@ -16,16 +17,11 @@ namespace gpuvet::cli {
 
 core::Result<core::ExitCode> render_burnin(const std::string& database, const std::string& command, const BurninRead& read,
                                            const analysis::BurninThresholds& thresholds, bool json, Streams& streams) {
-  std::unique_ptr<analysis::BurninJudge> judge;
-  auto stored = read(
-      [&](const core::BurninRecord& header) {
-        judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus, thresholds);
-        for (const auto& e : header.events) judge->on_event(e);
-      },
-      [&](const core::TelemetrySample& s) { judge->on_sample(s); });
-  if (!stored) return stored.error();
-  const core::BurninRecord& record = *stored;
-  const auto assessment = judge->finish(record.run.status);
+  // The same streaming pass as accept's burn-in stage (accept/burnin_pipeline.hpp).
+  auto judged = accept::judge_stored(read, thresholds);
+  if (!judged) return judged.error();
+  const core::BurninRecord& record = judged->record;
+  const auto& assessment = judged->assessment;
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::BurninReport report{command, database, record, assessment, verdict};
   streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.color));

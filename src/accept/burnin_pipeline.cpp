@@ -1,0 +1,46 @@
+// run_soak: the store, then the runner. judge_stored: one streaming pass into judge and counters.
+#include "accept/burnin_pipeline.hpp"
+
+#include <optional>
+
+namespace gpuvet::accept {
+
+core::Result<SoakRun> run_soak(SoakSetup setup, api::TelemetrySource& telemetry, api::StressBackend& stress) {
+  core::BurninRunInfo& run = setup.run;
+  run.interval_s = setup.plan.interval_s;
+  run.planned_duration_s = setup.plan.duration_s;
+  run.started_unix_ms = setup.clock->unix_ms();
+  run.stress_backend = stress.describe();
+  run.telemetry_source = telemetry.describe();
+  auto store = telemetry::TelemetryStore::create(setup.db_path, run, setup.gpus, *setup.wall);
+  if (!store) return store.error();
+  auto outcome = probes::run_burnin(setup.plan, telemetry, stress, *store.value(), *setup.clock, setup.observer, setup.cancel);
+  if (!outcome) return outcome.error().with_context("burn-in");
+  return SoakRun{std::move(store).value(), std::move(outcome).value()};
+}
+
+core::Result<StoredJudgement> judge_stored(const StoredRead& read, const analysis::BurninThresholds& thresholds) {
+  std::unique_ptr<analysis::BurninJudge> judge;
+  std::optional<analysis::SoakCounter> soak;
+  auto stored = read(
+      [&](const core::BurninRecord& header) {
+        judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus, thresholds);
+        soak.emplace(header.run.interval_s);
+        for (const auto& e : header.events) {
+          judge->on_event(e);
+          soak->on_event(e);
+        }
+      },
+      [&](const core::TelemetrySample& s) {
+        judge->on_sample(s);
+        soak->on_sample(s);
+      });
+  if (!stored) return stored.error();
+  if (!judge) return core::internal_error("the stored run was read without its header");
+  StoredJudgement out{std::move(stored).value(), {}, {}};
+  out.assessment = judge->finish(out.record.run.status);
+  out.totals = soak->finish(out.record.gpus);
+  return out;
+}
+
+}  // namespace gpuvet::accept
