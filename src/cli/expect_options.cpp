@@ -29,6 +29,17 @@ CLI::Validator positive(const char* what) {
       what, "positive");
 }
 
+// A promise given as an empty value ("--expect-model \"$MODEL\"" with MODEL unset) is a usage
+// error, not a promise left out: skipping it would let the run pass without the check asked for.
+CLI::Validator stated(const char* what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string {
+        if (text.find_first_not_of(" \t") != std::string::npos) return {};
+        return std::string("empty; expected ") + what + " (leave the option out to state no promise)";
+      },
+      what, "stated");
+}
+
 // "h100-sxm5-80gb" or a name nvidia-smi prints ("NVIDIA H100 80GB HBM3") -> catalogue id.
 core::Result<std::string> resolve_model(const std::string& text) {
   const core::Catalog& catalog = catalog::gpu_catalog();
@@ -51,7 +62,8 @@ core::Result<std::string> resolve_model(const std::string& text) {
 void add_expect_options(CLI::App& command, ExpectOptions& options) {
   command.add_option("--expect", options.interconnect,
                      "Interconnect you were promised: nvswitch, nvlink (any NVLink full mesh), pcie, "
-                     "or a class name (nvswitch_full_mesh, nvlink_direct_full_mesh, nvlink_partial, pcie_only)");
+                     "or a class name (nvswitch_full_mesh, nvlink_direct_full_mesh, nvlink_partial, pcie_only)")
+      ->check(stated("nvswitch, nvlink, pcie or an interconnect class name"));
   command.add_option("--expect-memory", options.memory_gib, "Memory per GPU you were promised, in GiB (e.g. 80)")
       ->check(positive("GiB above 0"));
   command.add_option("--expect-gpus", options.gpu_count, "Number of GPUs you were promised")
@@ -60,10 +72,12 @@ void add_expect_options(CLI::App& command, ExpectOptions& options) {
       ->check(CLI::IsMember({"train", "infer"}));
   command.add_option("--expect-nic", options.nics,
                      "RDMA NICs per node you were promised, COUNTxRATE in Gb/s (e.g. 8x400): judges multi-node "
-                     "nccl-tests logs (NIC count x rate x 0.92, at most one NIC per GPU)");
+                     "nccl-tests logs (NIC count x rate x 0.92, at most one NIC per GPU)")
+      ->check(stated("COUNTxRATE, e.g. 8x400"));
   command.add_option("--expect-model", options.model,
                      "GPU model you were sold: a catalogue id (h100-sxm5-80gb) or the name nvidia-smi prints; "
-                     "another model fails (model_not_as_claimed)");
+                     "another model fails (model_not_as_claimed)")
+      ->check(stated("a catalogue id such as h100-sxm5-80gb or the name nvidia-smi prints"));
   command.add_flag("--expect-same-batch", options.same_batch,
                    "The GPUs were sold as one batch: differing VBIOS, board part number or memory size fails "
                    "(mixed_inventory) instead of warning");

@@ -90,6 +90,17 @@ TEST(ExpectationsCli, AModelOutsideTheCatalogueIsAUsageErrorListingNearIds) {
   EXPECT_NE(run.err.find("h100-sxm5-80gb"), std::string::npos) << run.err;
 }
 
+// `--expect-model "$MODEL"` with MODEL unset must not run without the promise and pass.
+TEST(ExpectationsCli, AnEmptyPromiseIsAUsageErrorNotAPromiseLeftOut) {
+  for (const std::string option : {"--expect-model", "--expect", "--expect-nic"}) {
+    for (const std::string value : {"", "  "}) {
+      const auto run = run_cli({"inspect", "--sim", "h800-8x", option, value});
+      EXPECT_EQ(run.exit_code, 2) << option << " '" << value << "'\n" << run.out;
+      EXPECT_NE(run.err.find(option + ": empty; expected"), std::string::npos) << run.err;
+    }
+  }
+}
+
 TEST(ExpectationsCli, MixedFirmwareFailsOnlyWhenOneBatchWasPromised) {
   const auto v100 = fixture("smi-q/8x-v100-sxm2-16gb-nvidia-smi-q.txt");  // two VBIOS versions, 4 + 4
   const auto unstated = json_run({"analyze", v100});
