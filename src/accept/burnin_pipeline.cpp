@@ -1,8 +1,6 @@
 // run_soak: the store, then the runner. judge_stored: one streaming pass into judge and counters.
 #include "accept/burnin_pipeline.hpp"
 
-#include <optional>
-
 namespace gpuvet::accept {
 
 core::Result<SoakRun> run_soak(SoakSetup setup, api::TelemetrySource& telemetry, api::StressBackend& stress) {
@@ -19,27 +17,28 @@ core::Result<SoakRun> run_soak(SoakSetup setup, api::TelemetrySource& telemetry,
   return SoakRun{std::move(store).value(), std::move(outcome).value()};
 }
 
-core::Result<StoredJudgement> judge_stored(const StoredRead& read, const analysis::BurninThresholds& thresholds) {
+core::Result<StoredJudgement> judge_stored(const StoredRead& read, const analysis::BurninThresholds& thresholds,
+                                           bool soak_totals) {
   std::unique_ptr<analysis::BurninJudge> judge;
   std::optional<analysis::SoakCounter> soak;
   auto stored = read(
       [&](const core::BurninRecord& header) {
         judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus, thresholds);
-        soak.emplace(header.run.interval_s);
+        if (soak_totals) soak.emplace(header.run.interval_s);
         for (const auto& e : header.events) {
           judge->on_event(e);
-          soak->on_event(e);
+          if (soak) soak->on_event(e);
         }
       },
       [&](const core::TelemetrySample& s) {
         judge->on_sample(s);
-        soak->on_sample(s);
+        if (soak) soak->on_sample(s);
       });
   if (!stored) return stored.error();
   if (!judge) return core::internal_error("the stored run was read without its header");
   StoredJudgement out{std::move(stored).value(), {}, {}};
   out.assessment = judge->finish(out.record.run.status);
-  out.totals = soak->finish(out.record.gpus);
+  if (soak) out.totals = soak->finish(out.record.gpus);
   return out;
 }
 

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,9 +47,12 @@ using StoredRead = std::function<core::Result<core::BurninRecord>(const telemetr
 struct StoredJudgement {
   core::BurninRecord record;          // header, GPUs, events, unsupported fields (no samples)
   core::BurninAssessment assessment;  // the burn-in judge's findings
-  analysis::SoakTotals totals;        // throttled share, ECC, Xid and NVLink totals (accept's tolerances)
+  // Throttled share, ECC, Xid and NVLink totals for a spec's tolerances; only when asked for (the
+  // counters cost about as much as the judge per sample, and only accept reads them).
+  std::optional<analysis::SoakTotals> totals;
 };
 
-core::Result<StoredJudgement> judge_stored(const StoredRead& read, const analysis::BurninThresholds& thresholds = {});
+core::Result<StoredJudgement> judge_stored(const StoredRead& read, const analysis::BurninThresholds& thresholds = {},
+                                           bool soak_totals = false);
 
 }  // namespace gpuvet::accept

@@ -136,9 +136,11 @@ class BurninStage final : public Stage {
     telemetry::TelemetryStore& store = *ran->store;
     const probes::BurninOutcome& outcome = ran->outcome;
     // One streaming pass over what the store holds: the judge and the spec's totals.
-    auto judged = judge_stored([&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
-      return store.read_back(on_header, on_sample);
-    });
+    auto judged = judge_stored(
+        [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
+          return store.read_back(on_header, on_sample);
+        },
+        {}, true);
     if (!judged) return error(std::move(record), judged.error());
     const core::BurninRecord* stored = &judged->record;
     record.findings = judged->assessment.findings;
@@ -150,7 +152,7 @@ class BurninStage final : public Stage {
       return g.nvlinks && !g.nvlinks->empty();
     });
     for (auto& c : record.clauses) {
-      decide_burnin_clause(c, {limits, *stored, judged->assessment, judged->totals, outcome.status, *path, has_nvlink});
+      decide_burnin_clause(c, {limits, *stored, judged->assessment, *judged->totals, outcome.status, *path, has_nvlink});
     }
     // An interrupted soak is not a finished stage: a resumed accept runs it again (the database of
     // this attempt stays in the bundle).
