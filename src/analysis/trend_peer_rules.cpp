@@ -20,6 +20,9 @@ struct PeerTally {
   double hot_s = 0, hot_fail_s = 0, slow_s = 0, slow_fail_s = 0;
   std::vector<double> hot_own, hot_peers, slow_own, slow_peers, util_own, util_peers;
   std::int64_t hot_first = 0, hot_last = 0, slow_first = 0, slow_last = 0;
+  // Busy buckets of its peers it did not run at their load in: its utilization, theirs.
+  double off_load_s = 0;
+  std::vector<double> off_load_own, off_load_peers;
 };
 
 // The peers of one GPU in one bucket, and whether it ran at their load.
@@ -119,7 +122,15 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
         if (other != gpu) others.push_back(p);
       }
       const Peers peers = peers_of(*own, others, th);
-      if (peers.same_load) tally(tallies[gpu], *own, peers, static_cast<double>(own->samples) * h.interval_s, th);
+      const double sampled_s = static_cast<double>(own->samples) * h.interval_s;
+      if (peers.same_load) {
+        tally(tallies[gpu], *own, peers, sampled_s, th);
+      } else if (peers.util_own && *peers.util_median >= th.busy_util_pct) {
+        auto& t = tallies[gpu];
+        t.off_load_s += sampled_s;
+        t.off_load_own.push_back(*peers.util_own);
+        t.off_load_peers.push_back(*peers.util_median);
+      }
     }
   }
   double most_comparable_s = 0;
@@ -160,6 +171,22 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
                     {"rule", "below the peers' median by " +
                                  rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
       out.findings.push_back(std::move(f));
+    }
+  }
+  // A GPU left out of the comparison while its peers were compared is not a GPU that passed it.
+  if (h.gpus.size() >= 2 && most_comparable_s >= th.min_out_s) {
+    for (const auto& standing : out.gpus) {
+      const PeerTally& t = tallies[standing.gpu];
+      if (t.comparable_s >= th.min_out_s) continue;
+      std::string why = "its peers' load is not known for it";
+      if (!t.off_load_own.empty()) {
+        why = fmt::format("for {} its utilization was {:.0f} % while its peers ran at {:.0f} % (medians); a card that lags "
+                          "its busy peers is utilization_below_peers, the daemon's alert",
+                          hours(t.off_load_s), *median_of(t.off_load_own), *median_of(t.off_load_peers));
+      }
+      out.unverified.push_back(fmt::format("hotter/slower than peers: GPU {} ran at its peers' load for {}, less than the {} a "
+                                           "card must stand out for, so it was not compared: {}",
+                                           standing.gpu, hours(t.comparable_s), hours(th.min_out_s), why));
     }
   }
   if (h.gpus.size() < 2) {

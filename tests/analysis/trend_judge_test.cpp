@@ -128,6 +128,11 @@ TEST(TrendJudge, NotAtTheSameLoadOrNotForHoursIsNotJudgedHotter) {
                        std::nullopt);
   EXPECT_TRUE(with_code(a, "hotter_than_peers").empty());
   EXPECT_DOUBLE_EQ(a.gpus[3].comparable_s, 0);
+  // Not compared is not passed: the GPU left out is named, with its load against its peers'.
+  ASSERT_EQ(a.unverified.size(), 1u);
+  EXPECT_NE(a.unverified[0].find("GPU 3 ran at its peers' load for 0 min"), std::string::npos) << a.unverified[0];
+  EXPECT_NE(a.unverified[0].find("40 % while its peers ran at 95 %"), std::string::npos) << a.unverified[0];
+  EXPECT_NE(a.unverified[0].find("utilization_below_peers"), std::string::npos) << a.unverified[0];
   // Hotter for one hour of six only.
   a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
                     if (s.gpu == 3 && s.t_s < kHour) s.gpu_temp_c = 84.0;
@@ -203,9 +208,10 @@ TEST(TrendJudge, BaselineNotComparedWithoutLoadOrWithoutTheGpu) {
                                if (s.gpu == 0) s.util_gpu_pct = 20.0;
                              }),
                              baseline);
-  ASSERT_EQ(a.unverified.size(), 2u);
-  EXPECT_NE(a.unverified[0].find("GPU 0 ran under load"), std::string::npos) << a.unverified[0];
-  EXPECT_NE(a.unverified[1].find("GPU 7 has no burn-in results"), std::string::npos) << a.unverified[1];
+  ASSERT_EQ(a.unverified.size(), 3u);
+  EXPECT_NE(a.unverified[0].find("GPU 0 ran at its peers' load for 0 min"), std::string::npos) << a.unverified[0];
+  EXPECT_NE(a.unverified[1].find("GPU 0 ran under load"), std::string::npos) << a.unverified[1];
+  EXPECT_NE(a.unverified[2].find("GPU 7 has no burn-in results"), std::string::npos) << a.unverified[2];
 }
 
 TEST(TrendJudge, OneGpuHasNoPeers) {

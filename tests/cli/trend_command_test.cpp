@@ -156,6 +156,22 @@ TEST_F(TrendCommand, MonitorHistoryPrunedToHourlyRollups) {
   EXPECT_FALSE(points[0]["util_pct"].is_null());  // hourly rollups keep utilization
 }
 
+TEST_F(TrendCommand, AGpuThatLaggedItsPeersIsNotComparedAndNotPassed) {
+  // GPU 3 at 60 % of its peers' utilization for 6 h: it never ran at their load, so the peer
+  // comparison did not judge it; the report names it and cannot say PASS.
+  const auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--fault", "util-lag:gpu=3", "--speed", "max", "--duration", "6h",
+                            "--db", path("lag.db"), "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto r = run_cli({"trend", "--db", path("lag.db"), "--json"});
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["verdict"], "incomplete");
+  ASSERT_EQ(j["unverified"].size(), 1u) << j["unverified"];
+  const std::string why = j["unverified"][0];
+  EXPECT_NE(why.find("GPU 3 ran at its peers' load for 0 min"), std::string::npos) << why;
+  EXPECT_NE(why.find("utilization_below_peers"), std::string::npos) << why;
+}
+
 TEST_F(TrendCommand, TamperedBaselineIsRefused) {
   fs::copy(path("bundle"), path("tampered"), fs::copy_options::recursive);
   std::ofstream(path("tampered") + "/report.json", std::ios::app) << " ";
