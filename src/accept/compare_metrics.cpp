@@ -78,6 +78,12 @@ MetricRow interconnect_row(const Reports& reports) {
     if (c != nullptr && c->status != ClauseStatus::not_run && class_rank(c->observed) > 0) {
       cell.value = class_rank(c->observed);
       cell.text = c->observed;
+      // The class alone hides a failed clause (an NVSwitch machine with a link down is still
+      // nvswitch_full_mesh): it ranks below the same class that passed, and says so.
+      if (c->status == ClauseStatus::fail) {
+        *cell.value -= 0.5;
+        cell.text += ", clause failed";
+      }
     }
     row.cells.push_back(cell);
   }

@@ -39,6 +39,7 @@ class CompareMetrics : public ::testing::Test {
     accept("l40s", {"--sim", "l40s-8x"});
     accept("h100-hot", {"--sim", "hgx-h100-8x", "--fault", "thermal-throttle:gpu=2,at=5m"});
     accept("h100-quick", {"--sim", "hgx-h100-8x", "--quick"});
+    accept("h100-link-down", {"--sim", "hgx-h100-8x", "--fault", "nvlink-down:gpu=2,link=1"});
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   static void accept(const std::string& name, std::vector<std::string> args) {
@@ -89,7 +90,7 @@ TEST_F(CompareMetrics, TheFasterMachineWinsBandwidthRowsWithItsNumbersAndWhy) {
                                 std::regex("h100: [0-9.]+ %, [0-9.]+ points above l40s")))
       << row(j, "collectives.scaling")["why"];
   EXPECT_EQ(row(j, "interconnect")["winner"], "h100");
-  EXPECT_EQ(row(j, "interconnect")["cells"][1]["text"], "pcie_only");
+  EXPECT_EQ(row(j, "interconnect")["cells"][1]["text"], "pcie_only, clause failed");  // against the H100 spec
   EXPECT_EQ(row(j, "collectives.all_reduce.all")["winner"], "h100");
   EXPECT_EQ(row(j, "burnin.tflops.slowest")["winner"], "h100");  // 989 vs 362 dense bf16 peaks
   EXPECT_TRUE(row(j, "gpus")["winner"].is_null());
@@ -122,6 +123,17 @@ TEST_F(CompareMetrics, EqualMachinesTieAndAMissingNumberIsNotALoss) {
   EXPECT_TRUE(tflops["winner"].is_null());  // one number alone wins nothing
   EXPECT_EQ(tflops["why"], "only l40s measured it; h100-quick not measured (not counted as a loss)");
   EXPECT_EQ(row(quick, "bandwidth.p2p")["winner"], "h100-quick");
+}
+
+TEST_F(CompareMetrics, AFailedInterconnectClauseIsNotTheBestOfItsClass) {
+  // An NVLink down leaves the class nvswitch_full_mesh but fails the clause: not a tie with the
+  // healthy machine, and the cell says the clause failed.
+  const auto j = compare_json({"h100", "h100-link-down"});
+  const auto r = row(j, "interconnect");
+  EXPECT_EQ(r["winner"], "h100") << r;
+  EXPECT_TRUE(r["cells"][0]["best"].get<bool>());
+  EXPECT_FALSE(r["cells"][1]["best"].get<bool>());
+  EXPECT_EQ(r["cells"][1]["text"], "nvswitch_full_mesh, clause failed") << r;
 }
 
 TEST_F(CompareMetrics, TextMarkdownAndHtmlShowTheSameRows) {
