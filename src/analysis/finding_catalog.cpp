@@ -178,8 +178,6 @@ const std::vector<FindingInfo>& finding_catalog() {
        "During a burn-in, a GPU's median board power under full GEMM load (outside thermal slowdown) stays "
        "below 90 % of its enforced power limit: a power-delivery fault or a limit lower than reported.",
        "Compare nvidia-smi -q -d POWER across GPUs under load; check the PSUs and power cables."},
-      {"throttle_reasons", Severity::fail, "Clocks held back during the burn-in",
-       "Time each GPU spent in the clocks-event reasons that mean trouble during a burn-in: software thermal "
       {"hotter_than_peers", Severity::fail, "GPU runs hotter than its peers for hours",
        "Over a period of monitored history (gpuvet trend), a GPU's mean temperature stays 8 °C or more above "
        "the median of the other GPUs at the same load (peers' median utilization at least 50 %, the GPU within "
@@ -200,6 +198,8 @@ const std::vector<FindingInfo>& finding_catalog() {
        "acceptance burn-in of the evidence bundle given as --baseline (its steady state under full load).",
        "Compare with the bundle's report.html; check the card's cooling and clocks-event reasons; the "
        "acceptance bundle is the evidence to show the provider."},
+      {"throttle_reasons", Severity::fail, "Clocks held back during the burn-in",
+       "Time each GPU spent in the clocks-event reasons that mean trouble during a burn-in: software thermal "
        "slowdown (warn), hardware slowdown, hardware thermal slowdown or power brake (fail), with when each "
        "was first seen. Power capping under a GEMM is normal and not reported.",
        "Check cooling and power under load (nvidia-smi -q -d PERFORMANCE,TEMPERATURE,POWER)."},
@@ -226,6 +226,14 @@ const std::vector<FindingInfo>& finding_catalog() {
        "that differ from the first (golden) result of the same product, or golden elements off a "
        "double-precision product by more than the dtype's tolerance. It computes wrong answers under load.",
        "Do not use the GPU; ask the provider to replace it."},
+      {"utilization_below_peers", Severity::warn, "GPU utilization below its group's (gpuvet monitor)",
+       "gpuvet monitor: over the last 5 minutes a GPU's mean utilization is more than 20 % below the mean of its "
+       "group (all GPUs watched), relative to that mean (below 0.8 x the mean), while the group is busy (mean "
+       "utilization at least 50 %). The card waits on its peers: a slower path (PCIe or a link down instead of "
+       "NVLink), a GPU far from its NUMA node, or a card of another batch.",
+       "Run gpuvet inspect for the card's links, PCIe path and NUMA node and compare its VBIOS and board part "
+       "number with its peers; move the job to a full-mesh (NVSwitch) or same-batch machine if the topology is the "
+       "cause."},
       {"plan_does_not_fit", Severity::fail, "Model does not fit the offer (gpuvet plan)",
        "gpuvet plan: the model's memory per GPU (weights, gradients, optimizer, activations, KV cache and the "
        "framework reserve) exceeds the GPU's memory in the planned layout; names the smallest layout that fits, "
@@ -248,14 +256,6 @@ const std::vector<FindingInfo>& finding_catalog() {
        "printed 'Unable to determine the device handle for GPU ...'. Named by PCI address.",
        "Reboot and check that nvidia-smi lists every GPU; if it recurs, ask for the GPU, riser or slot to be replaced."},
       {"xid_logged", Severity::fail, "Xid errors in the kernel log",
-      {"utilization_below_peers", Severity::warn, "GPU utilization below its group's (gpuvet monitor)",
-       "gpuvet monitor: over the last 5 minutes a GPU's mean utilization is more than 20 % below the mean of its "
-       "group (all GPUs watched), relative to that mean (below 0.8 x the mean), while the group is busy (mean "
-       "utilization at least 50 %). The card waits on its peers: a slower path (PCIe or a link down instead of "
-       "NVLink), a GPU far from its NUMA node, or a card of another batch.",
-       "Run gpuvet inspect for the card's links, PCIe path and NUMA node and compare its VBIOS and board part "
-       "number with its peers; move the job to a full-mesh (NVSwitch) or same-batch machine if the topology is the "
-       "cause."},
        "NVRM Xid lines in a pasted kernel log (dmesg, journalctl -k), one finding per Xid number with each GPU (by PCI "
        "address) and how often; judged with NVIDIA's Xid catalogue: fail for hardware Xids (ECC, NVLink, GSP, "
        "fallen off the bus), warn for others, info where NVIDIA points at the application. An Xid only named as the "
@@ -290,6 +290,12 @@ const std::vector<FindingInfo>& finding_catalog() {
        "process ran its own one-rank test and no GPU talked to another.",
        "Rebuild nccl-tests with MPI=1 MPI_HOME=... and start one process per GPU under mpirun, or run one "
        "process with -g N for all GPUs of a node."},
+      {"model_not_as_claimed", Severity::fail, "GPU model differs from the one sold",
+       "GPUs are another model than the one expected (--expect-model): an H800 or H20 delivered for an "
+       "H100 order, a 40 GB card for an 80 GB one, a PCIe card for an SXM module. Names the GPUs and both "
+       "models.",
+       "Ask the provider for the model in the contract on every slot; export and cut-down SKUs share the "
+       "name prefix but have less NVLink, memory or compute."},
   };
   return kCatalog;
 }
@@ -297,12 +303,6 @@ const std::vector<FindingInfo>& finding_catalog() {
 const FindingInfo* find_finding_info(std::string_view code) {
   for (const auto& info : finding_catalog()) {
     if (info.code == code) return &info;
-      {"model_not_as_claimed", Severity::fail, "GPU model differs from the one sold",
-       "GPUs are another model than the one expected (--expect-model): an H800 or H20 delivered for an "
-       "H100 order, a 40 GB card for an 80 GB one, a PCIe card for an SXM module. Names the GPUs and both "
-       "models.",
-       "Ask the provider for the model in the contract on every slot; export and cut-down SKUs share the "
-       "name prefix but have less NVLink, memory or compute."},
   }
   return nullptr;
 }
