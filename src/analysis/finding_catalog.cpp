@@ -49,7 +49,8 @@ const std::vector<FindingInfo>& finding_catalog() {
       {"pcie_link_degraded", Severity::fail, "PCIe link below its capability",
        "A GPU's PCIe link runs narrower than it can (fail: lanes never downshift at idle), or at a "
        "lower generation while the GPU is busy (warn; idle GPUs lower the generation to save power, "
-       "so idle ones are not judged).",
+       "so idle ones are not judged). gpuvet monitor: the same, held for a minute (the generation only while "
+       "the GPU's utilization is at least 50 %).",
        "Reseat the card or riser; check nvidia-smi -q 'GPU Link Info' under load and lspci -vv LnkSta."},
       {"nvlink_down", Severity::fail, "NVLink links down",
        "An NVLink port that the GPU model should have active is inactive, or a GPU has fewer bonded "
@@ -121,7 +122,8 @@ const std::vector<FindingInfo>& finding_catalog() {
        "A GPU has remapped a memory row but the remap only takes effect after a GPU reset.",
        "Reset the GPU (nvidia-smi -r, or reboot) before use, then check again."},
       {"row_remap_failure", Severity::fail, "Row remapping failed",
-       "A GPU could not remap a failing memory row: its memory is no longer reliable.",
+       "A GPU could not remap a failing memory row (nvmlDeviceGetRemappedRows failureOccurred; gpuvet "
+       "monitor too): its memory is no longer reliable.",
        "Ask the provider to replace the GPU (NVIDIA RMA criteria)."},
       {"retired_pages", Severity::fail, "Retired memory pages",
        "A GPU has retired memory pages (warn), or has a page retirement pending a reboot (fail).",
@@ -234,6 +236,11 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Run gpuvet inspect for the card's links, PCIe path and NUMA node and compare its VBIOS and board part "
        "number with its peers; move the job to a full-mesh (NVSwitch) or same-batch machine if the topology is the "
        "cause."},
+      {"remapped_rows_growing", Severity::warn, "Remapped memory rows growing (gpuvet monitor)",
+       "gpuvet monitor: a GPU's remapped-row count rose within the last 15 minutes: warn for rows remapped after "
+       "correctable errors, fail after uncorrectable ones. Each GPU has a few spare rows per bank.",
+       "Reset the GPU to apply pending remaps; if the count keeps growing, ask the provider to replace the GPU "
+       "(NVIDIA's RMA criteria count remapped rows)."},
       {"plan_does_not_fit", Severity::fail, "Model does not fit the offer (gpuvet plan)",
        "gpuvet plan: the model's memory per GPU (weights, gradients, optimizer, activations, KV cache and the "
        "framework reserve) exceeds the GPU's memory in the planned layout; names the smallest layout that fits, "

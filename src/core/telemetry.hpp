@@ -89,6 +89,16 @@ struct TelemetrySample {
   Reading<std::vector<NvLinkErrorSample>> nvlink;
   Reading<double> tflops;                   // achieved GEMM TFLOP/s since the previous sample
   Reading<std::uint64_t> miscompares;       // cumulative GEMM result miscompares
+  // Stored from schema 4 on (older files read them as absent, "not recorded").
+  Reading<std::uint64_t> fb_used_bytes;     // framebuffer (device) memory in use
+  Reading<std::uint64_t> fb_total_bytes;    // framebuffer memory the driver reports in total
+  Reading<int> pcie_link_gen;               // current PCIe link generation (idle GPUs drop it to save power)
+  Reading<int> pcie_link_width;             // current PCIe link width (lanes)
+  Reading<int> pcie_link_gen_max;           // the most this GPU in this slot can train to
+  Reading<int> pcie_link_width_max;
+  Reading<std::uint64_t> remapped_rows_correctable;    // rows remapped after correctable errors
+  Reading<std::uint64_t> remapped_rows_uncorrectable;  // rows remapped after uncorrectable errors
+  Reading<bool> remap_failed;               // a row remap failed: no spare row left in a bank
   bool operator==(const TelemetrySample&) const = default;
 };
 

@@ -104,8 +104,10 @@ struct GpuWatch {
   std::int64_t lost_since_ms = 0;
   std::string lost_reason;
   std::map<std::pair<int, std::size_t>, CounterWatch> links;  // (link, counter index)
-  CounterWatch ecc_uncorrected, pcie_replays, retired_sbe, retired_dbe;
-  Held remap_pending, retire_pending;
+  CounterWatch ecc_uncorrected, pcie_replays, retired_sbe, retired_dbe, remapped_correctable, remapped_uncorrectable;
+  Held remap_pending, retire_pending, remap_failed;
+  Held pcie_narrow, pcie_slow;           // width below max; generation below max while busy
+  std::string pcie_link;                 // "Gen 4 x8 of Gen 5 x16" at the last sample
   std::map<std::uint64_t, Held> throttle;  // bit -> held
   std::uint64_t reasons = 0;
 };
@@ -140,6 +142,8 @@ struct AlertEvaluator::State {
   std::int64_t now_ms = 0;
   double bucket_s = 10;
 
+  void pcie_rule(GpuWatch& g, const core::TelemetrySample& s) const;
+  void memory_and_link_alerts(int gpu, const GpuWatch& g, std::vector<MonitorAlert>& out) const;
   void add_util(GpuWatch& g, double t, double value) {
     const auto index = static_cast<std::int64_t>(std::floor(t / bucket_s));
     UtilBucket& b = g.util[static_cast<std::size_t>(index % static_cast<std::int64_t>(kUtilBuckets))];
@@ -217,6 +221,10 @@ void AlertEvaluator::on_sample(const core::TelemetrySample& s, bool answers, con
   if (s.retired_pages_dbe.known()) g.retired_dbe.add(s.t_s, s.unix_ms, static_cast<std::uint64_t>(*s.retired_pages_dbe), w);
   if (s.remap_pending.known()) g.remap_pending.update(*s.remap_pending, s.t_s, s.unix_ms);
   if (s.retired_pages_pending.known()) g.retire_pending.update(*s.retired_pages_pending, s.t_s, s.unix_ms);
+  if (s.remap_failed.known()) g.remap_failed.update(*s.remap_failed, s.t_s, s.unix_ms);
+  if (s.remapped_rows_correctable.known()) g.remapped_correctable.add(s.t_s, s.unix_ms, *s.remapped_rows_correctable, w);
+  if (s.remapped_rows_uncorrectable.known()) g.remapped_uncorrectable.add(s.t_s, s.unix_ms, *s.remapped_rows_uncorrectable, w);
+  st.pcie_rule(g, s);
   if (s.nvlink.known()) {
     for (const auto& link : *s.nvlink) {
       for (std::size_t c = 0; c < std::size(kLinkCounters); ++c) {
@@ -262,6 +270,52 @@ void AlertEvaluator::end_tick(double t_s, std::int64_t unix_ms) {
   // Xid alerts expire; their entries go with them, so the map stays as small as what fires.
   for (auto it = st.xids.begin(); it != st.xids.end();) {
     it = t_s - it->second.last_t > st.th.xid_hold_s ? st.xids.erase(it) : std::next(it);
+  }
+}
+
+void AlertEvaluator::State::pcie_rule(GpuWatch& g, const core::TelemetrySample& s) const {
+  const bool widths = s.pcie_link_width.known() && s.pcie_link_width_max.known();
+  const bool gens = s.pcie_link_gen.known() && s.pcie_link_gen_max.known();
+  // Unknown is not healthy either: an unreadable link leaves the held state as it was.
+  if (widths) g.pcie_narrow.update(*s.pcie_link_width < *s.pcie_link_width_max, s.t_s, s.unix_ms);
+  if (gens) {
+    const bool busy = s.util_gpu_pct.known() && *s.util_gpu_pct >= th.busy_util_pct;
+    // An idle GPU lowers its generation to save power: only a busy one is judged (and an idle
+    // tick neither starts nor ends an episode).
+    if (busy) g.pcie_slow.update(*s.pcie_link_gen < *s.pcie_link_gen_max, s.t_s, s.unix_ms);
+  }
+  if (widths && gens) {
+    g.pcie_link = fmt::format("Gen {} x{} of Gen {} x{}", *s.pcie_link_gen, *s.pcie_link_width, *s.pcie_link_gen_max,
+                              *s.pcie_link_width_max);
+  }
+}
+
+void AlertEvaluator::State::memory_and_link_alerts(int gpu, const GpuWatch& g, std::vector<MonitorAlert>& out) const {
+  const double w = th.counter_window_s;
+  if (g.remap_failed.on()) {
+    out.push_back(make_alert("row_remap_failure", core::Severity::fail, {gpu}, g.remap_failed.since_ms,
+                             fmt::format("GPU {}: a row remap failed (no spare row left) since {}", gpu,
+                                         utc(g.remap_failed.since_ms)),
+                             {{"since", utc(g.remap_failed.since_ms)}}));
+  }
+  const bool unc = g.remapped_uncorrectable.active(now_t, w), cor = g.remapped_correctable.active(now_t, w);
+  if (unc || cor) {
+    const std::int64_t from = unc ? g.remapped_uncorrectable.since_ms : g.remapped_correctable.since_ms;
+    const std::uint64_t unc_new = unc ? g.remapped_uncorrectable.growth : 0, cor_new = cor ? g.remapped_correctable.growth : 0;
+    out.push_back(make_alert("remapped_rows_growing", unc ? core::Severity::fail : core::Severity::warn, {gpu}, from,
+                             fmt::format("GPU {}: memory rows remapped since {} (+{} for uncorrectable, +{} for correctable errors)",
+                                         gpu, utc(from), unc_new, cor_new),
+                             {{"uncorrectable_new", std::to_string(unc_new)}, {"correctable_new", std::to_string(cor_new)}}));
+  }
+  const bool narrow = g.pcie_narrow.on() && now_t - g.pcie_narrow.from_t >= th.pcie_degraded_min_s;
+  const bool slow = g.pcie_slow.on() && now_t - g.pcie_slow.from_t >= th.pcie_degraded_min_s;
+  if (narrow || slow) {
+    const Held& held = narrow ? g.pcie_narrow : g.pcie_slow;
+    out.push_back(make_alert(
+        "pcie_link_degraded", narrow ? core::Severity::fail : core::Severity::warn, {gpu}, held.since_ms,
+        fmt::format("GPU {}: PCIe link {} since {}{}", gpu, g.pcie_link.empty() ? std::string("below its maximum") : g.pcie_link,
+                    utc(held.since_ms), narrow ? "" : " while busy"),
+        {{"link", g.pcie_link}, {"narrow", narrow ? "true" : "false"}, {"held_s", number(now_t - held.from_t, 0)}}));
   }
 }
 
@@ -320,6 +374,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
                                            utc(g.ecc_uncorrected.since_ms)),
                                {{"uncorrected_new", std::to_string(g.ecc_uncorrected.growth)}}));
     }
+    st.memory_and_link_alerts(gpu, g, out);
     if (g.remap_pending.on()) {
       out.push_back(make_alert("row_remap_pending", core::Severity::fail, {gpu}, g.remap_pending.since_ms,
                                fmt::format("GPU {} has a row remap pending (a GPU reset applies it) since {}", gpu,

@@ -3,7 +3,9 @@
 // Xid events with NVIDIA's action (xid_event), uncorrectable ECC growth (ecc_errors_new), row
 // remaps and page retirements pending (row_remap_pending, retired_pages), PCIe replays above
 // DCGM's rate (pcie_replays), clocks held back by anything but the power cap (throttle_reasons)
-// and a GPU lost (gpu_lost). Codes and next steps come from the finding catalogue
+// and a GPU lost (gpu_lost); a PCIe link below its maximum (pcie_link_degraded: width at any
+// load, generation only while the GPU is busy, since idle GPUs lower it to save power), a row
+// remap that failed (row_remap_failure) and remapped rows growing (remapped_rows_growing). Codes and next steps come from the finding catalogue
 // (docs/findings.md). Pure and streaming: per GPU a fixed number of time buckets and one state per
 // counter, so memory does not grow with uptime. Called by the daemon's sampling thread only.
 #pragma once
@@ -24,11 +26,12 @@ struct AlertThresholds {
   double util_window_s = static_cast<double>(kUtilizationWindow.count());  // utilization compared over this window
   double util_below_share = 0.20;     // below (1 - share) x the group's mean utilization
   double busy_util_pct = 50;          // the group is busy when its mean utilization is at least this
-  double counter_window_s = 900;      // a counter alert holds while the counter rose within this window
+  double counter_window_s = static_cast<double>(kCounterWindow.count());  // a counter alert holds while the counter rose within this window
   double nvlink_crc_per_s = 100;      // DCGM's limit: fail from this CRC rate (warn below)
   double pcie_replays_per_min = 8;    // DCGM's limit: alert above this rate over the window
   double throttle_min_s = 30;         // a throttle reason must hold this long
   double xid_hold_s = 3600;           // an Xid alert stays up this long after the last one
+  double pcie_degraded_min_s = 60;    // a PCIe link below its maximum must hold this long (gen: under load)
 };
 
 class AlertEvaluator {

@@ -13,8 +13,11 @@ namespace gpuvet::telemetry {
 namespace {
 
 enum FieldState : unsigned { kSame = 0, kChanged = 1, kAbsent = 2, kWhole = 3 };
-constexpr std::uint32_t kAllBased = (std::uint32_t{1} << kEncodedFields) - 1;
-constexpr std::size_t kStateBytes = (2 * kEncodedFields + 7) / 8;
+static_assert(kEncodedFields <= 32, "SampleEncoder::GpuState::based has 32 bits");
+constexpr std::size_t kNvlinkIndex = kEncodedFieldsSchema3 - 1;
+
+std::uint32_t all_based(std::size_t fields) { return static_cast<std::uint32_t>((std::uint64_t{1} << fields) - 1); }
+constexpr std::size_t state_bytes(std::size_t fields) { return (2 * fields + 7) / 8; }
 
 void put_varint(std::string& out, std::uint64_t v) {
   while (v >= 0x80) {
@@ -73,7 +76,8 @@ core::Reading<T> from_stored(std::int64_t v, double scale) {
   }
 }
 
-// Calls visit(index, name, member, scale) for each sample field (not the NVLink count).
+// Calls visit(index, name, member, scale) for each sample field (not the NVLink count): the
+// schema 2/3 fields at 0..18, the schema 4 fields from 20 on.
 template <class Visit>
 void for_each_encoded(Visit&& visit) {
   std::size_t index = 0;
@@ -81,9 +85,17 @@ void for_each_encoded(Visit&& visit) {
     visit(index, name, member, index < kRealScale.size() ? kRealScale[index] : 1.0);
     ++index;
   });
+  index = kEncodedFieldsSchema3;
+  for_each_schema4_field([&](std::string_view name, auto member) { visit(index++, name, member, 1.0); });
 }
 
 }  // namespace
+
+std::size_t encoded_fields_for_schema(int version) { return version >= 4 ? kEncodedFields : kEncodedFieldsSchema3; }
+
+SampleDecoder::SampleDecoder(int schema_version)
+    : fields_(encoded_fields_for_schema(schema_version)),
+      not_recorded_(fmt::format("not recorded (a schema {} history, before gpuvet stored this reading)", schema_version)) {}
 
 std::string_view encoded_field_name(std::size_t index) {
   std::string_view out = kNvlinkField;
@@ -96,7 +108,7 @@ std::string_view encoded_field_name(std::size_t index) {
 void SampleEncoder::encode(const core::TelemetrySample& sample, std::int64_t row_unix_ms, std::string& out,
                            std::vector<std::pair<std::string_view, std::string>>& absent) {
   auto [it, fresh] = last_.try_emplace(sample.gpu);
-  if (fresh) it->second.based = fresh_based_ ? kAllBased : 0;
+  if (fresh) it->second.based = fresh_based_ ? all_based(fields_) : 0;
   FieldValues& last = it->second.last;
   std::uint32_t& based = it->second.based;
   std::array<unsigned, kEncodedFields> state{};
@@ -117,21 +129,22 @@ void SampleEncoder::encode(const core::TelemetrySample& sample, std::int64_t row
     }
   };
   for_each_encoded([&](std::size_t i, std::string_view name, auto member, double scale) {
+    if (i >= fields_) return;  // an older file's encoding: not stored, not an absence
     const auto& r = sample.*member;
     const auto v = to_stored(r, scale);
     take(i, v);
     if (!v) absent.emplace_back(name, r.known() ? std::string("not a finite number") : r.reason());
   });
-  const std::size_t nv = kEncodedFields - 1;
+  const std::size_t nv = kNvlinkIndex;
   take(nv, sample.nvlink.known() ? std::optional<std::int64_t>(static_cast<std::int64_t>(sample.nvlink->size())) : std::nullopt);
   if (!sample.nvlink.known()) absent.emplace_back(kNvlinkField, sample.nvlink.reason());
 
   put_varint(out, static_cast<std::uint64_t>(sample.gpu));
   put_varint(out, zigzag(sample.unix_ms - row_unix_ms));
-  std::array<unsigned char, kStateBytes> bits{};
-  for (std::size_t i = 0; i < kEncodedFields; ++i) bits[i / 4] |= static_cast<unsigned char>(state[i] << (2 * (i % 4)));
-  out.append(reinterpret_cast<const char*>(bits.data()), bits.size());
-  for (std::size_t i = 0; i < kEncodedFields; ++i) {
+  std::array<unsigned char, state_bytes(kEncodedFields)> bits{};
+  for (std::size_t i = 0; i < fields_; ++i) bits[i / 4] |= static_cast<unsigned char>(state[i] << (2 * (i % 4)));
+  out.append(reinterpret_cast<const char*>(bits.data()), state_bytes(fields_));
+  for (std::size_t i = 0; i < fields_; ++i) {
     if (state[i] == kChanged || state[i] == kWhole) put_varint(out, zigzag(delta[i]));
   }
 }
@@ -148,16 +161,17 @@ std::optional<core::Error> SampleDecoder::decode_raw(const unsigned char*& pos, 
   std::uint64_t g = 0, u = 0;
   if (!get_varint(pos, end, g) || g > 1u << 20) return bad("GPU index");
   if (!get_varint(pos, end, u)) return bad("wall clock");
-  if (static_cast<std::size_t>(end - pos) < kStateBytes) return bad("field states");
+  const std::size_t nbytes = state_bytes(fields_);
+  if (static_cast<std::size_t>(end - pos) < nbytes) return bad("field states");
   gpu = static_cast<int>(g);
   unix_ms = unzigzag(u);
   auto [it, fresh] = last_.try_emplace(gpu);
   if (fresh) it->second.fill(0);
   values = &it->second;
   const unsigned char* bits = pos;
-  pos += kStateBytes;
+  pos += nbytes;
   absent_mask = 0;
-  for (std::size_t i = 0; i < kEncodedFields; ++i) {
+  for (std::size_t i = 0; i < fields_; ++i) {
     const unsigned state = (bits[i / 4] >> (2 * (i % 4))) & 3u;
     if (state == kAbsent) {
       absent_mask |= std::uint64_t{1} << i;
@@ -174,13 +188,13 @@ void SampleDecoder::fill(const FieldValues& values, std::uint64_t absent_mask, c
                          const std::array<std::string, kEncodedFields>& reasons) const {
   for_each_encoded([&](std::size_t i, std::string_view, auto member, double scale) {
     using T = std::decay_t<decltype((out.*member).value())>;
-    if (absent_mask & (std::uint64_t{1} << i)) {
+    if (i >= fields_ || (absent_mask & (std::uint64_t{1} << i))) {
       out.*member = core::Reading<T>::absent(reasons[i]);
     } else {
       out.*member = from_stored<T>(values[i], scale);
     }
   });
-  const std::size_t nv = kEncodedFields - 1;
+  const std::size_t nv = kNvlinkIndex;
   if (absent_mask & (std::uint64_t{1} << nv)) {
     out.nvlink = core::Reading<std::vector<core::NvLinkErrorSample>>::absent(reasons[nv]);
   } else {

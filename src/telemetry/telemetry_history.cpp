@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 #include "telemetry/telemetry_store.hpp"
@@ -58,7 +59,8 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
   Database& d = *opened.value();
   // Read before anything is written: a file that is not ours is refused untouched.
   std::string purpose;
-  if (auto e = check_schema(d, &purpose)) return *e;
+  int version = kSchemaVersion;
+  if (auto e = check_schema(d, &purpose, &version)) return *e;
   if (purpose != "monitor") {
     return core::input_error(fmt::format("{}: a gpuvet {} database, not a monitor history; give another --db", path,
                                          purpose == "burnin" ? "burn-in" : purpose));
@@ -88,6 +90,8 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
   store->started_unix_ms_ = started;
   store->last_t_s_ = last_t_s;
   store->keyframe_next_tick_ = true;  // the encoder does not know the last values of the file
+  // An older history keeps its own encoding (and version): the fields it predates go unrecorded.
+  store->encoder_ = std::make_unique<SampleEncoder>(encoded_fields_for_schema(version));
   for (const auto& g : gpus) store->gpu_indices_.push_back(g.index);
   auto unsupported = store->db_->prepare("SELECT gpu, field FROM unsupported");
   if (!unsupported) return unsupported.error();

@@ -143,7 +143,7 @@ class Cursor {
 
 // Each sample sees, per link, the last NVLink row of its GPU at or before it; absences recorded at
 // its tick take their reason from sample_absences, the others from unsupported.
-std::optional<core::Error> read_samples(Database& db, const Reasons& unsupported, const SampleSink& on_sample) {
+std::optional<core::Error> read_samples(Database& db, int schema_version, const Reasons& unsupported, const SampleSink& on_sample) {
   auto opened_absences = Cursor::open(db, "SELECT gpu, t_s, field, reason FROM sample_absences ORDER BY rowid");
   if (!opened_absences) return opened_absences.error();
   auto opened_nvlink = Cursor::open(db, fmt::format("SELECT {} FROM nvlink ORDER BY rowid", nvlink_columns()));
@@ -153,7 +153,7 @@ std::optional<core::Error> read_samples(Database& db, const Reasons& unsupported
   std::map<int, std::map<int, core::NvLinkErrorSample>> links;  // gpu -> link -> current
   Reasons at_tick;                                               // (gpu, field) -> reason at tick_s
   double tick_s = -1;
-  SampleDecoder decoder;
+  SampleDecoder decoder(schema_version);
   core::TelemetrySample sample;
   return for_each_row(db, "SELECT t_s, unix_ms, data FROM ticks ORDER BY rowid", [&](const Statement& s) -> std::optional<core::Error> {
     const double t_s = s.get_double(0);
@@ -220,7 +220,7 @@ std::optional<core::Error> read_events(Database& db, std::vector<core::Telemetry
 
 }  // namespace
 
-std::optional<core::Error> check_schema(Database& db, std::string* purpose) {
+std::optional<core::Error> check_schema(Database& db, std::string* purpose, int* version_out) {
   auto st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
   if (!st) return core::input_error(fmt::format("{}: not a gpuvet burn-in database", db.path()));
   auto row = st.value()->step();
@@ -233,7 +233,11 @@ std::optional<core::Error> check_schema(Database& db, std::string* purpose) {
         db.path(), kOldestReadableSchemaVersion, kSchemaVersion));
   }
   bool readable = false;
-  for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) readable = readable || version == std::to_string(v);
+  for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) {
+    if (version != std::to_string(v)) continue;
+    readable = true;
+    if (version_out) *version_out = v;
+  }
   if (!readable) {
     return core::input_error(fmt::format("{}: burn-in database schema version {}, this gpuvet reads versions {} to {}",
                                          db.path(), version, kOldestReadableSchemaVersion, kSchemaVersion));
@@ -252,13 +256,14 @@ std::optional<core::Error> check_schema(Database& db, std::string* purpose) {
 core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_header, const SampleSink& on_sample) {
   core::BurninRecord record;
   Reasons unsupported;
-  if (auto e = check_schema(db)) return *e;
+  int version = kSchemaVersion;
+  if (auto e = check_schema(db, nullptr, &version)) return *e;
   if (auto e = read_run(db, record.run)) return *e;
   if (auto e = read_unsupported(db, record, unsupported)) return *e;
   if (auto e = read_gpus(db, unsupported, record.gpus)) return *e;
   if (auto e = read_events(db, record.events)) return *e;
   if (on_header) on_header(record);
-  if (auto e = read_samples(db, unsupported, on_sample)) return *e;
+  if (auto e = read_samples(db, version, unsupported, on_sample)) return *e;
   return record;
 }
 

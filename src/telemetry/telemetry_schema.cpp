@@ -1,4 +1,4 @@
-// The burn-in database schema, version 3.
+// The burn-in database schema, version 4.
 #include "telemetry/telemetry_schema.hpp"
 
 #include <fmt/format.h>

@@ -20,8 +20,12 @@ namespace gpuvet::telemetry {
 // 1: one row per GPU-sample (gpuvet before the streaming judge); 2: one row per tick, samples
 // delta-encoded (sample_codec.hpp), per-minute rollups; 3: keyframes in the sample encoding (rows
 // pruned from the front), hourly rollups, segments (each process that wrote the file) and
-// meta.purpose ("burnin" or "monitor"). This gpuvet reads 2 and 3 and writes 3.
-inline constexpr int kSchemaVersion = 3;
+// meta.purpose ("burnin" or "monitor"); 4: nine more sample fields after the NVLink count
+// (kSchema4Fields: framebuffer memory, PCIe link current/max, remapped rows, remap failure), so the
+// sample encoding has 29 fields instead of 20 (the tables are unchanged). This gpuvet reads 2 to 4
+// and writes 4; a monitor continuing a schema 2 or 3 history keeps writing that file's encoding
+// (without the new fields), so the file stays one version.
+inline constexpr int kSchemaVersion = 4;
 inline constexpr int kOldestReadableSchemaVersion = 2;
 
 using core::BurninGpu;
@@ -84,8 +88,30 @@ void for_each_sample_field(Visit&& visit) {
   for_each_field(visit, kRealFields, kCountFields, kIntFields, kBoolFields);
 }
 
-// The last encoded field: the number of links in the sample (absent: not read).
+// The number of links in the sample (absent: not read): the last field of schemas 2 and 3.
 inline constexpr std::string_view kNvlinkField = "nvlink";
+
+// Schema 4 appends these after the NVLink count, in this order (sample_codec.hpp).
+inline constexpr FieldTable<TelemetrySample, std::uint64_t, 4> kSchema4CountFields = {{
+    {"fb_used_bytes", &TelemetrySample::fb_used_bytes},
+    {"fb_total_bytes", &TelemetrySample::fb_total_bytes},
+    {"remapped_rows_correctable", &TelemetrySample::remapped_rows_correctable},
+    {"remapped_rows_uncorrectable", &TelemetrySample::remapped_rows_uncorrectable},
+}};
+inline constexpr FieldTable<TelemetrySample, int, 4> kSchema4IntFields = {{
+    {"pcie_link_gen", &TelemetrySample::pcie_link_gen},
+    {"pcie_link_width", &TelemetrySample::pcie_link_width},
+    {"pcie_link_gen_max", &TelemetrySample::pcie_link_gen_max},
+    {"pcie_link_width_max", &TelemetrySample::pcie_link_width_max},
+}};
+inline constexpr FieldTable<TelemetrySample, bool, 1> kSchema4BoolFields = {{
+    {"remap_failed", &TelemetrySample::remap_failed},
+}};
+
+template <class Visit>
+void for_each_schema4_field(Visit&& visit) {
+  for_each_field(visit, kSchema4CountFields, kSchema4IntFields, kSchema4BoolFields);
+}
 
 // The gpus table after idx. Why one of them is absent is kept in the unsupported table under
 // kGpuFieldPrefix + name ("gpu.uuid").

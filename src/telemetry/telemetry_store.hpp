@@ -186,7 +186,8 @@ class Database;
 core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_header, const SampleSink& on_sample);
 // OK when an open database is a gpuvet burn-in/monitor database of a schema version this gpuvet
 // reads (telemetry_reader.cpp); `purpose` gets meta.purpose ("burnin" for schema 2).
-std::optional<core::Error> check_schema(Database& db, std::string* purpose = nullptr);
+// `version`, when given, receives meta.schema_version (a readable one).
+std::optional<core::Error> check_schema(Database& db, std::string* purpose = nullptr, int* version = nullptr);
 // Records that a process starts writing the database (telemetry_store.cpp).
 std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
                                          const std::string& telemetry_source);

@@ -95,3 +95,58 @@ TEST(NvmlTelemetry, LiveBurninWithoutAGemmBackendIsAnEnvironmentError) {
 
 }  // namespace
 }  // namespace gpuvet::testing
+
+namespace gpuvet::testing {
+namespace {
+
+// Framebuffer use, the PCIe link (current per sample, maximum read once when the source opens)
+// and the remapped rows, from the fake's production model: a link downtrained from t=0 on GPU 2.
+TEST(NvmlTelemetry, ReadsMemoryPcieLinkAndRemappedRows) {
+  setenv("GPUVET_FAKE_NVML_FAULTS", "pcie-degraded:gpu=2,gen=4,width=8,at=0s", 1);
+  auto source = nvml::open_nvml_telemetry(GPUVET_FAKE_NVML_FULL);
+  unsetenv("GPUVET_FAKE_NVML_FAULTS");
+  ASSERT_TRUE(source) << source.error().message;
+  const auto unsupported = source.value()->probe(2);
+  for (const char* served : {"fb_used_bytes", "fb_total_bytes", "pcie_link_gen", "pcie_link_width", "pcie_link_gen_max",
+                             "pcie_link_width_max", "remapped_rows_correctable", "remapped_rows_uncorrectable",
+                             "remap_failed", "remap_pending"}) {
+    EXPECT_EQ(reason_of(unsupported, served), "") << served;
+  }
+  const auto bad = source.value()->sample(2, 1.0);
+  ASSERT_TRUE(bad.fb_total_bytes.known()) << bad.fb_total_bytes.reason();
+  EXPECT_EQ(*bad.fb_total_bytes, std::uint64_t{81559} << 20);  // H100 80GB HBM3: 81559 MiB
+  ASSERT_TRUE(bad.fb_used_bytes.known());
+  EXPECT_GT(*bad.fb_used_bytes, *bad.fb_total_bytes / 2);  // under load
+  EXPECT_LT(*bad.fb_used_bytes, *bad.fb_total_bytes);
+  EXPECT_EQ(bad.pcie_link_gen, core::Reading<int>(4));
+  EXPECT_EQ(bad.pcie_link_width, core::Reading<int>(8));
+  EXPECT_EQ(bad.pcie_link_gen_max, core::Reading<int>(5));
+  EXPECT_EQ(bad.pcie_link_width_max, core::Reading<int>(16));
+  EXPECT_EQ(bad.remapped_rows_correctable, core::Reading<std::uint64_t>(0));
+  EXPECT_EQ(bad.remapped_rows_uncorrectable, core::Reading<std::uint64_t>(0));
+  EXPECT_EQ(bad.remap_failed, core::Reading<bool>(false));
+  (void)source.value()->probe(0);
+  const auto good = source.value()->sample(0, 1.0);
+  EXPECT_EQ(good.pcie_link_gen, core::Reading<int>(5));
+  EXPECT_EQ(good.pcie_link_width, core::Reading<int>(16));
+}
+
+// An old driver (the minimal fake) has no nvmlDeviceGetRemappedRows: the four columns it fills are
+// unsupported with the reason; memory info (v1) and the PCIe link calls are still read.
+TEST(NvmlTelemetry, OldDriverLacksRemappedRows) {
+  auto source = nvml::open_nvml_telemetry(GPUVET_FAKE_NVML_MINIMAL);
+  ASSERT_TRUE(source) << source.error().message;
+  const auto unsupported = source.value()->probe(0);
+  for (const char* column : {"remapped_rows_correctable", "remapped_rows_uncorrectable", "remap_failed", "remap_pending"}) {
+    EXPECT_NE(reason_of(unsupported, column).find("nvmlDeviceGetRemappedRows"), std::string::npos) << column;
+  }
+  EXPECT_EQ(reason_of(unsupported, "fb_used_bytes"), "");
+  EXPECT_EQ(reason_of(unsupported, "pcie_link_gen"), "");
+  const auto s = source.value()->sample(0, 1.0);
+  EXPECT_TRUE(s.fb_total_bytes.known()) << s.fb_total_bytes.reason();
+  EXPECT_TRUE(s.pcie_link_gen_max.known()) << s.pcie_link_gen_max.reason();
+  EXPECT_FALSE(s.remap_failed.known());
+}
+
+}  // namespace
+}  // namespace gpuvet::testing

@@ -147,6 +147,47 @@ core::Reading<std::vector<core::NvLinkErrorSample>> read_nvlink(TelemetryGpu& g)
   return out;
 }
 
+// Framebuffer use (nvmlDeviceGetMemoryInfo_v2, whose `used` leaves out the driver's reserve; v1 on
+// drivers before R510, whose `used` includes it) and the current PCIe link (the maximum is static).
+void read_memory_and_pcie(TelemetryGpu& g, core::TelemetrySample& s) {
+  const Api& api = g.reader.api();
+  nvmlDevice_t d = g.reader.device();
+  struct Fb {
+    unsigned long long used = 0, total = 0;
+  };
+  core::Reading<Fb> fb;
+  if (g.reader.library().has(Symbol::device_get_memory_info_v2)) {
+    fb = field<Fb>(g, "fb_memory", Symbol::device_get_memory_info_v2, [&](Fb& v) {
+      nvmlMemory_v2_t m{};
+      m.version = kMemoryV2Version;
+      const nvmlReturn_t code = api.device_get_memory_info_v2(d, &m);
+      v = {m.used, m.total};
+      return code;
+    });
+  } else {
+    fb = field<Fb>(g, "fb_memory", Symbol::device_get_memory_info, [&](Fb& v) {
+      nvmlMemory_t m{};
+      const nvmlReturn_t code = api.device_get_memory_info(d, &m);
+      v = {m.used, m.total};
+      return code;
+    });
+  }
+  s.fb_used_bytes = map_reading<std::uint64_t>(fb, [](const Fb& v) { return static_cast<std::uint64_t>(v.used); });
+  s.fb_total_bytes = map_reading<std::uint64_t>(fb, [](const Fb& v) { return static_cast<std::uint64_t>(v.total); });
+  const auto link = [&](const char* name, Symbol symbol, nvmlReturn_t (*getter)(nvmlDevice_t, unsigned int*)) {
+    return map_reading<int>(field<unsigned int>(g, name, symbol, [&](unsigned int& v) { return getter(d, &v); }),
+                            [](unsigned int v) { return static_cast<int>(v); });
+  };
+  s.pcie_link_gen = link("pcie_link_gen", Symbol::device_get_curr_pcie_link_generation, api.device_get_curr_pcie_link_generation);
+  s.pcie_link_width = link("pcie_link_width", Symbol::device_get_curr_pcie_link_width, api.device_get_curr_pcie_link_width);
+  s.pcie_link_gen_max = g.pcie_gen_max;
+  s.pcie_link_width_max = g.pcie_width_max;
+  if (g.probing) {
+    if (!g.pcie_gen_max.known()) g.unsupported["pcie_link_gen_max"] = g.pcie_gen_max.reason();
+    if (!g.pcie_width_max.known()) g.unsupported["pcie_link_width_max"] = g.pcie_width_max.reason();
+  }
+}
+
 }  // namespace
 
 core::BurninGpu burnin_gpu_info(TelemetryGpu& g, const core::Gpu& gpu) {
@@ -165,6 +206,11 @@ core::BurninGpu burnin_gpu_info(TelemetryGpu& g, const core::Gpu& gpu) {
   info.shutdown_temp_c = threshold(kThresholdShutdown);
   info.slowdown_temp_c = threshold(kThresholdSlowdown);
   return info;
+}
+
+void init_pcie_max(TelemetryGpu& g, const core::Gpu& gpu) {
+  g.pcie_gen_max = gpu.pcie.gen_max;
+  g.pcie_width_max = gpu.pcie.width_max;
 }
 
 void init_nvlink(TelemetryGpu& g, const core::Gpu& gpu) {
@@ -233,10 +279,14 @@ core::TelemetrySample read_sample(TelemetryGpu& g) {
   struct Rows {
     unsigned int corrected, uncorrected, pending, failure;
   };
-  s.remap_pending = map_reading<bool>(
-      field<Rows>(g, "remap_pending", Symbol::device_get_remapped_rows,
-                  [&](Rows& v) { return api.device_get_remapped_rows(d, &v.corrected, &v.uncorrected, &v.pending, &v.failure); }),
-      [](const Rows& r) { return r.pending != 0; });
+  const auto rows = field<Rows>(g, "remapped_rows", Symbol::device_get_remapped_rows, [&](Rows& v) {
+    return api.device_get_remapped_rows(d, &v.corrected, &v.uncorrected, &v.pending, &v.failure);
+  });
+  s.remap_pending = map_reading<bool>(rows, [](const Rows& r) { return r.pending != 0; });
+  s.remap_failed = map_reading<bool>(rows, [](const Rows& r) { return r.failure != 0; });
+  s.remapped_rows_correctable = map_reading<std::uint64_t>(rows, [](const Rows& r) { return std::uint64_t{r.corrected}; });
+  s.remapped_rows_uncorrectable = map_reading<std::uint64_t>(rows, [](const Rows& r) { return std::uint64_t{r.uncorrected}; });
+  read_memory_and_pcie(g, s);
   const auto fields = field_values(g, {{"mem_temp_c", kFieldMemoryTemp}, {"pcie_replays", kFieldPcieReplayCounter}});
   s.mem_temp_c = map_reading<double>(fields[0], [](std::uint64_t v) { return static_cast<double>(v); });
   s.pcie_replays = fields[1];

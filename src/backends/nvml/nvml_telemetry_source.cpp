@@ -134,6 +134,7 @@ std::optional<core::Error> NvmlTelemetrySource::open() {
     const core::Gpu gpu = read_gpu(g.reader);
     info_.push_back(burnin_gpu_info(g, gpu));
     init_nvlink(g, gpu);
+    init_pcie_max(g, gpu);
   }
   if (gpus_.empty()) return core::environment_error(fmt::format("NVML ({}) sees no usable GPU", library_name_));
   start_listener();
@@ -179,12 +180,15 @@ std::vector<core::UnsupportedField> NvmlTelemetrySource::probe(int gpu) {
   g->probing = false;
   std::vector<core::UnsupportedField> out;
   for (const auto& [field, reason] : g->unsupported) {
-    if (field == "utilization") {  // one NVML call, two columns
-      out.push_back({gpu, "util_gpu_pct", reason});
-      out.push_back({gpu, "util_mem_pct", reason});
-    } else {
-      out.push_back({gpu, field, reason});
+    bool multi = false;
+    for (const auto& [call, columns] : kMultiColumnFields) {
+      if (field != call) continue;
+      multi = true;
+      for (std::string_view column : columns) {
+        if (!column.empty()) out.push_back({gpu, std::string(column), reason});
+      }
     }
+    if (!multi) out.push_back({gpu, field, reason});
   }
   if (!g->xid_reason.empty()) out.push_back({gpu, "xid_events", g->xid_reason});
   return out;

@@ -159,6 +159,34 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
   }
 }
 
+// Framebuffer: a training job holds 90 % of it, an idle GPU none. PCIe: an idle GPU drops its link
+// to Gen 1 to save power (as real ones do); under load it runs at what it trained to, which a
+// pcie-degraded fault lowers (from its at= time on). Remapped rows: none, on the GPUs that remap.
+void BurninModel::fill_memory_and_pcie(const BurninModelGpu& g, core::TelemetrySample& s) const {
+  const SimGpu& sim = *g.sim;
+  constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+  if (sim.memory_total_mib > 0) {
+    s.fb_total_bytes = sim.memory_total_mib * kMiB;
+    s.fb_used_bytes = g.loaded ? sim.memory_total_mib * 9 / 10 * kMiB : std::uint64_t{0};
+  } else {
+    s.fb_total_bytes = s.fb_used_bytes = core::Absent{"memory size unknown in the GPU catalogue (simulated)"};
+  }
+  s.pcie_link_gen_max = sim.model->pcie_gen;
+  s.pcie_link_width_max = sim.model->pcie_width;
+  const bool degraded = sim.burnin.pcie_degraded_at_s && now_s_ >= *sim.burnin.pcie_degraded_at_s;
+  const int gen = degraded ? sim.burnin.pcie_degraded_gen : sim.pcie_gen_current;
+  s.pcie_link_gen = g.loaded ? gen : 1;
+  s.pcie_link_width = degraded ? sim.burnin.pcie_degraded_width : sim.pcie_width_current;
+  if (uses_row_remapping(*sim.model)) {
+    s.remapped_rows_correctable = s.remapped_rows_uncorrectable = std::uint64_t{0};
+    s.remap_failed = false;
+  } else {
+    const auto na = core::Absent{"N/A: no row remapping before Ampere"};
+    s.remapped_rows_correctable = s.remapped_rows_uncorrectable = na;
+    s.remap_failed = na;
+  }
+}
+
 core::TelemetrySample BurninModel::sample(int gpu) const {
   const auto& g = gpus_.at(static_cast<std::size_t>(gpu));
   core::TelemetrySample s;
@@ -170,10 +198,13 @@ core::TelemetrySample BurninModel::sample(int gpu) const {
     s.util_gpu_pct = s.util_mem_pct = s.tflops = lost;
     s.clocks_event_reasons = s.ecc_corrected = s.ecc_uncorrected = s.pcie_replays = s.miscompares = lost;
     s.pstate = s.retired_pages_sbe = s.retired_pages_dbe = lost;
-    s.retired_pages_pending = s.remap_pending = lost;
+    s.retired_pages_pending = s.remap_pending = s.remap_failed = lost;
+    s.fb_used_bytes = s.fb_total_bytes = s.remapped_rows_correctable = s.remapped_rows_uncorrectable = lost;
+    s.pcie_link_gen = s.pcie_link_width = s.pcie_link_gen_max = s.pcie_link_width_max = lost;
     s.nvlink = lost;
     return s;
   }
+  fill_memory_and_pcie(g, s);
   s.gpu_temp_c = std::round(g.temp_c);  // NVML reports whole degrees
   s.mem_temp_c = std::round(g.temp_c + 4);
   s.sm_clock_mhz = std::round(g.max_sm_clock_mhz * g.clock_factor);

@@ -79,6 +79,7 @@ class BurninModel {
 
  private:
   void step(BurninModelGpu& g, double dt);
+  void fill_memory_and_pcie(const BurninModelGpu& g, core::TelemetrySample& s) const;
   void fire_events(BurninModelGpu& g, double from_s, double to_s);
 
   std::shared_ptr<const SimState> state_;

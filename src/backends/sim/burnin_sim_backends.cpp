@@ -21,6 +21,12 @@ std::vector<core::UnsupportedField> SimTelemetrySource::probe(int gpu) {
   core::TelemetrySample s = model_->sample(gpu);
   std::vector<core::UnsupportedField> out;
   if (s.nvlink.known() && s.nvlink->empty()) out.push_back({gpu, "nvlink", "the GPU has no active NVLink (simulated)"});
+  // Pre-Ampere GPUs retire pages instead of remapping rows: NOT_SUPPORTED for the run, as NVML.
+  if (!s.remap_failed.known()) {
+    for (const char* field : {"remapped_rows_correctable", "remapped_rows_uncorrectable", "remap_failed"}) {
+      out.push_back({gpu, field, s.remap_failed.reason()});
+    }
+  }
   return out;
 }
 

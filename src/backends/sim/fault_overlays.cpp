@@ -31,7 +31,7 @@ std::optional<core::Error> nvlink_down(SimState& state, const FaultSpec& fault) 
 }
 
 std::optional<core::Error> pcie_degraded(SimState& state, const FaultSpec& fault) {
-  Params params(fault, {"gpu"}, {"gen", "width"});
+  Params params(fault, {"gpu"}, {"gen", "width", "at"});
   if (params.error()) return params.error();
   const int g = gpu_param(state, params);
   if (params.error()) return params.error();
@@ -49,6 +49,14 @@ std::optional<core::Error> pcie_degraded(SimState& state, const FaultSpec& fault
   }
   if (!params.has("gen") && !params.has("width")) gen = std::max(1, max_gen - 1);
   if (gen == max_gen && width == max_width) return params.fail("gen and width equal the maximum: nothing is degraded");
+  if (params.has("at")) {
+    // Downtrained in production: the inventory shows the link as trained at start.
+    gpu.burnin.pcie_degraded_at_s = duration_param(params, "at");
+    if (params.error()) return params.error();
+    gpu.burnin.pcie_degraded_gen = gen;
+    gpu.burnin.pcie_degraded_width = width;
+    return std::nullopt;
+  }
   gpu.pcie_gen_current = gen;
   gpu.pcie_width_current = width;
   return std::nullopt;
@@ -116,9 +124,10 @@ std::vector<FaultDef> machine_fault_defs() {
        "NVLink port L of GPU N is inactive; the pair(s) it served lose one link in the topology "
        "(on NVSwitch machines every pair of GPU N drops by one, NV18 -> NV17 on H100).",
        nvlink_down},
-      {"pcie-degraded", "pcie-degraded:gpu=N[,gen=G][,width=W]",
+      {"pcie-degraded", "pcie-degraded:gpu=N[,gen=G][,width=W][,at=T]",
        "GPU N trains its PCIe link below its maximum: current gen G (default max-1) and/or width W "
-       "(default unchanged); the maximum stays as it was.",
+       "(default unchanged); the maximum stays as it was. With at=T (burn-in, monitor) the link "
+       "runs at its maximum and downtrains at run time T; the inventory shows it as it started.",
        pcie_degraded},
       {"mixed-batch", "mixed-batch:gpu=N[,vbios=V][,part=P][,memory_gib=M]",
        "GPU N comes from another batch: its VBIOS, board part number and/or memory total differ "

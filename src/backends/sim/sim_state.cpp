@@ -7,6 +7,12 @@
 #include <algorithm>
 
 namespace gpuvet::sim {
+
+bool uses_row_remapping(const core::GpuModel& model) {
+  return model.architecture == "Ampere" || model.architecture == "Hopper" || model.architecture == "Ada Lovelace" ||
+         model.architecture == "Blackwell";
+}
+
 namespace {
 
 // splitmix64: a fixed, portable mix so the same seed gives the same ids on every build.
@@ -40,11 +46,6 @@ double reported_link_gbps(const core::GpuModel& model) {
     case 5: return data * 1.0625;
     default: return data;
   }
-}
-
-bool uses_row_remapping(const core::GpuModel& model) {
-  return model.architecture == "Ampere" || model.architecture == "Hopper" || model.architecture == "Ada Lovelace" ||
-         model.architecture == "Blackwell";
 }
 
 // MIG exists on the HBM data-centre parts from Ampere on (A100, A30, H100, H200, H20, B200...).

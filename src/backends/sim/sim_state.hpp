@@ -42,6 +42,10 @@ struct SimBurninFaults {
   double util_factor = 1.0;                            // util-lag: utilization as a share of its peers'
   double util_lag_at_s = 0;                            // ... from this run time on
   double temp_drift_c_per_day = 0;                     // temp-drift: runs this much hotter each day
+  // pcie-degraded with at=T: the link trains at its maximum and drops to (gen, width) at T.
+  std::optional<double> pcie_degraded_at_s;
+  int pcie_degraded_gen = 0;
+  int pcie_degraded_width = 0;
 };
 
 struct SimGpu {
@@ -99,6 +103,9 @@ core::Link sim_pair_link(const SimState& state, int a, int b);
 // The NUMA node of the socket GPU `gpu` hangs off, and the one it reports (numa-misplaced).
 int physical_numa_node(const SimState& state, int gpu);
 int reported_numa_node(const SimState& state, int gpu);
+
+// Ampere and newer remap rows (nvmlDeviceGetRemappedRows); older GPUs retire pages instead.
+bool uses_row_remapping(const core::GpuModel& model);
 
 // Applies one fault; errors are usage errors naming the fault text.
 std::optional<core::Error> apply_fault(SimState& state, const FaultSpec& fault);

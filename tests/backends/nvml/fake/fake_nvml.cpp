@@ -2,6 +2,7 @@
 // serving a simulated machine. Read-only queries only. Built three ways: full; FAKE_NVML_MINIMAL
 // (an old driver: no _v2/_v3 names, no optional newer symbols); FAKE_NVML_NO_COUNT (no device count).
 // This file: init, errors, system, handles, identity, memory and PCI info; the rest in fake_nvml_device.cpp.
+#include <algorithm>
 #include <cstdlib>
 
 #include "fake_common.hpp"
@@ -161,8 +162,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t h, nvmlMemory_v
     if (!d.gpu->memory_total_mib.known()) return kErrorNotSupported;
     memory->total = d.gpu->memory_total_mib.value() * 1024ULL * 1024ULL;
     memory->reserved = 0;
-    memory->free = memory->total;
-    memory->used = 0;
+    const auto used = live_sample(globals().state, d).fb_used_bytes;  // the production model's job
+    memory->used = used.known() ? std::min<unsigned long long>(*used, memory->total) : 0;
+    memory->free = memory->total - memory->used;
     return kSuccess;
   });
 }
@@ -172,8 +174,9 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t h, nvmlMemory_t* m
     if (memory == nullptr) return kErrorInvalidArgument;
     if (!d.gpu->memory_total_mib.known()) return kErrorNotSupported;
     memory->total = d.gpu->memory_total_mib.value() * 1024ULL * 1024ULL;
-    memory->free = memory->total;
-    memory->used = 0;
+    const auto used = live_sample(globals().state, d).fb_used_bytes;
+    memory->used = used.known() ? std::min<unsigned long long>(*used, memory->total) : 0;
+    memory->free = memory->total - memory->used;
     return kSuccess;
   });
 }

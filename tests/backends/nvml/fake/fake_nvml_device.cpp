@@ -60,14 +60,21 @@ void field_value(const FakeDevice& d, nvmlFieldValue_t& v) {
 }  // namespace
 
 // ---- PCIe, affinity, power, clocks -------------------------------------------------------------
+// The current link follows the production model (idle Gen 1, pcie-degraded at=T) where it has one.
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t h, unsigned int* v) {
-  return with_device(h, false, [&](FakeDevice& d) { return copy_value(d.gpu->pcie.gen_current, v); });
+  return with_device(h, false, [&](FakeDevice& d) {
+    const auto live = live_sample(globals().state, d).pcie_link_gen;
+    return copy_value(live.known() ? live : d.gpu->pcie.gen_current, v);
+  });
 }
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkGeneration(nvmlDevice_t h, unsigned int* v) {
   return with_device(h, false, [&](FakeDevice& d) { return copy_value(d.gpu->pcie.gen_max, v); });
 }
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetCurrPcieLinkWidth(nvmlDevice_t h, unsigned int* v) {
-  return with_device(h, false, [&](FakeDevice& d) { return copy_value(d.gpu->pcie.width_current, v); });
+  return with_device(h, false, [&](FakeDevice& d) {
+    const auto live = live_sample(globals().state, d).pcie_link_width;
+    return copy_value(live.known() ? live : d.gpu->pcie.width_current, v);
+  });
 }
 FAKE_EXPORT nvmlReturn_t nvmlDeviceGetMaxPcieLinkWidth(nvmlDevice_t h, unsigned int* v) {
   return with_device(h, false, [&](FakeDevice& d) { return copy_value(d.gpu->pcie.width_max, v); });
@@ -157,10 +164,16 @@ FAKE_EXPORT nvmlReturn_t nvmlDeviceGetRemappedRows(nvmlDevice_t h, unsigned int*
         !m.remap_failure.known()) {
       return kErrorNotSupported;
     }
+    if (corr == nullptr || unc == nullptr || pending == nullptr || failure == nullptr) return kErrorInvalidArgument;
     *corr = static_cast<unsigned int>(m.remapped_rows_correctable.value());
     *unc = static_cast<unsigned int>(m.remapped_rows_uncorrectable.value());
     *pending = m.remap_pending.value() ? 1u : 0u;
     *failure = m.remap_failure.value() ? 1u : 0u;
+    // The production model's counts where it has them (they only grow from the inventory's).
+    const auto live = live_sample(globals().state, d);
+    if (live.remapped_rows_correctable.known()) *corr = static_cast<unsigned int>(*live.remapped_rows_correctable);
+    if (live.remapped_rows_uncorrectable.known()) *unc = static_cast<unsigned int>(*live.remapped_rows_uncorrectable);
+    if (live.remap_failed.known()) *failure = *live.remap_failed ? 1u : 0u;
     return kSuccess;
   });
 }
