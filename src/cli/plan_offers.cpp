@@ -144,6 +144,7 @@ core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path,
 // lone offer takes an unnamed price wherever it stands. Every priced offer must use one currency.
 core::Result<bool> apply_prices(const std::vector<std::string>& prices, const std::vector<int>& after_offer,
                                 std::vector<plan::Offer>& offers) {
+  std::map<const plan::Offer*, std::string> priced;  // offer -> the --price that priced it
   for (std::size_t k = 0; k < prices.size(); ++k) {
     const std::string& text = prices[k];
     const auto eq = text.find('=');
@@ -167,6 +168,12 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, const st
       return core::usage_error(fmt::format("--price {}: which offer? Put it right after its --offer, or write NAME={}",
                                            text, text));
     }
+    // Two prices for one offer is a slip (a copied line, a misplaced --offer): never pick one silently.
+    if (const auto seen = priced.find(target); seen != priced.end()) {
+      return core::usage_error(fmt::format("--price {}: offer {} already has a price (--price {}); give one price per offer",
+                                           text, target->name, seen->second));
+    }
+    priced[target] = text;
     plan::apply_price(*target, *price);
   }
   std::string currency;

@@ -81,6 +81,14 @@ TEST(PlanPrice, BadPricesAreExit2NamingTheFlag) {
                               "--offer", "l40s-8x", "--price", "1/gpu-h"});
   EXPECT_EQ(mixed.exit_code, 2);
   EXPECT_NE(mixed.err.find("EUR and USD"), std::string::npos) << mixed.err;
+  const auto twice = run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--price", "2.5/gpu-h", "--price",
+                              "3/gpu-h"});
+  EXPECT_EQ(twice.exit_code, 2);  // the second price replaced the first without a word
+  EXPECT_NE(twice.err.find("--price 3/gpu-h: offer hgx-h100-8x already has a price (--price 2.5/gpu-h)"), std::string::npos)
+      << twice.err;
+  const auto named_twice = run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--price", "2.5/gpu-h",
+                                    "--offer", "l40s-8x", "--price", "hgx-h100-8x=3/gpu-h"});
+  EXPECT_EQ(named_twice.exit_code, 2);
   const auto unknown = run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--price", "nope=2/gpu-h"});
   EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.err.find("no offer is called nope"), std::string::npos) << unknown.err;
