@@ -12,4 +12,9 @@ namespace gpuvet::monitor {
 // not know whether the window is full, holds the alert for the same span (`for:`) instead.
 inline constexpr std::chrono::seconds kUtilizationWindow{5 * 60};
 
+// Counter alerts (nvlink_errors_growing, ecc_errors_new, retired pages, pcie_replays, xid_event in
+// the rules file): up while the counter rose within this window. The daemon holds the alert this
+// long after the last rise; the rules ask increase()/rate() over the same range.
+inline constexpr std::chrono::seconds kCounterWindow{15 * 60};
+
 }  // namespace gpuvet::monitor

@@ -17,7 +17,6 @@ using namespace std::chrono_literals;
 using core::Severity;
 
 // Windows at --speed 1.
-constexpr std::chrono::seconds kCounterWindow = 10min;   // counter increase
 constexpr std::chrono::seconds kTrendWindow = 1h;        // temperature and clock against peers
 constexpr std::chrono::seconds kTrendFor = 2h;           // catalogue: "for at least 2 h"
 constexpr std::chrono::seconds kStateFor = 5min;         // throttling, an unhealthy daemon

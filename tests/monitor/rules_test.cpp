@@ -48,6 +48,8 @@ TEST(PrometheusRules, RulesFileCarriesCodeSeverityAndNextStep) {
   EXPECT_NE(text.find("          code: utilization_below_peers\n          severity: warn\n"), std::string::npos);
   // The daemon's evaluator and the rules share one utilization window (alert_windows.hpp).
   EXPECT_EQ(AlertThresholds{}.util_window_s, 300.0);
+  EXPECT_EQ(AlertThresholds{}.counter_window_s, 900.0);
+  EXPECT_NE(text.find("increase(gpuvet_ecc_uncorrected_errors_total[15m])"), std::string::npos);
   EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[5m])"), std::string::npos);
   EXPECT_NE(text.find("gpu:gpuvet_gpu_utilization_ratio:avg5m\n"), std::string::npos);
   EXPECT_NE(text.find("        for: 5m\n"), std::string::npos);
@@ -62,7 +64,7 @@ TEST(PrometheusRules, SpeedDividesEveryWindowAndFor) {
   const std::string text = prometheus_alert_rules({180});
   EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[2s])"), std::string::npos);   // 5m / 180
   EXPECT_NE(text.find("        for: 40s\n"), std::string::npos);                                 // 2h / 180
-  EXPECT_NE(text.find("increase(gpuvet_xid_events_total[3s])"), std::string::npos);              // 10m / 180
+  EXPECT_NE(text.find("increase(gpuvet_xid_events_total[5s])"), std::string::npos);              // 15m / 180
   EXPECT_EQ(text.find("[5m]"), std::string::npos);
   EXPECT_EQ(text.find("for: 2h"), std::string::npos);
   EXPECT_NE(text.find("divided by 180"), std::string::npos);
