@@ -86,7 +86,8 @@ core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptR
   return baseline;
 }
 
-core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir) {
+core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
+                                                          const std::vector<core::GpuTrend>& history_gpus) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(bundle_dir, ec)) {
@@ -98,6 +99,19 @@ core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bun
   if (auto e = accept::check_report_schema(*text, file)) return *e;
   auto report = accept::parse_report_json(*text, file);
   if (!report) return report.error();
+  // Another machine's burn-in would judge every card against the wrong numbers (an L40S bundle
+  // made each H100 "drift"): refuse it when the bundle's identity names other GPUs.
+  if (report->identity) {
+    for (const auto& id : report->identity->gpus) {
+      if (!id.uuid.known() || id.uuid->empty()) continue;
+      const auto here = std::find_if(history_gpus.begin(), history_gpus.end(), [&](const core::GpuTrend& g) { return g.gpu == id.index; });
+      if (here == history_gpus.end() || here->uuid.empty() || here->uuid == *id.uuid) continue;
+      return core::input_error(fmt::format(
+          "--baseline {}: accepted on other GPUs (GPU {} is {} in the bundle, {} in the history): a baseline from another "
+          "machine would judge every card against its numbers; give this machine's acceptance bundle",
+          bundle_dir, id.index, *id.uuid, here->uuid));
+    }
+  }
   return baseline_from_report(*report, bundle_dir);
 }
 

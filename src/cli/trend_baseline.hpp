@@ -14,7 +14,10 @@ namespace gpuvet::cli {
 core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label);
 
 // `bundle_dir`/report.json, only once the bundle matches its MANIFEST (as gpuvet compare), checked
-// against its schema. Errors (bad_input) name the directory or file and what was expected.
-core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir);
+// against its schema, and of the GPUs in the history (`history_gpus`): a bundle whose identity
+// names another UUID for a GPU index is another machine. Errors (bad_input) name the directory or
+// file and what was expected.
+core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
+                                                          const std::vector<core::GpuTrend>& history_gpus);
 
 }  // namespace gpuvet::cli

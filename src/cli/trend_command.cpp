@@ -152,15 +152,15 @@ core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) 
   if (!period_s || !(*period_s >= 60) || *period_s > kMaxTrendPeriodS) {
     return core::usage_error(fmt::format("--since '{}': expected a duration from 1m to 400d such as 7d, 24h or 30d", o.since));
   }
-  std::optional<core::TrendBaseline> baseline;
-  if (!o.baseline.empty()) {
-    auto loaded = load_trend_baseline(o.baseline);
-    if (!loaded) return loaded.error();
-    baseline = std::move(loaded).value();
-  }
   auto read_result = read_trend(o.db, *period_s);
   if (!read_result) return read_result.error();
   TrendRead* read = &read_result.value();
+  std::optional<core::TrendBaseline> baseline;
+  if (!o.baseline.empty()) {
+    auto loaded = load_trend_baseline(o.baseline, read->history.gpus);
+    if (!loaded) return loaded.error();
+    baseline = std::move(loaded).value();
+  }
   const auto assessment = analysis::judge_trend(read->history, baseline);
   if (baseline && !read->record.run.simulated && !baseline->hostname.empty() && baseline->hostname != "n/a" && !read->record.run.hostname.empty() &&
       baseline->hostname != read->record.run.hostname) {

@@ -96,6 +96,18 @@ TEST_F(TrendCommand, BaselineDriftAgainstTheAcceptanceBundle) {
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
 }
 
+TEST_F(TrendCommand, ABaselineFromAnotherMachineIsRefused) {
+  // An L40S machine's acceptance bundle against an H100 machine's history: every card "drifted"
+  // (exit 1, eight baseline_drift fails) before; now bad input naming the GPU and both UUIDs.
+  ASSERT_EQ(run_cli({"spec", "init", "--template", "l40s-8x", "-o", path("l40s.yaml")}).exit_code, 0);
+  const auto other = run_cli({"accept", "--spec", path("l40s.yaml"), "--sim", "l40s-8x", "--out", path("l40s-bundle")});
+  ASSERT_EQ(other.exit_code, 0) << other.out << other.err;
+  const auto r = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("l40s-bundle")});
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("--baseline " + path("l40s-bundle") + ": accepted on other GPUs (GPU 0 is GPU-"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST_F(TrendCommand, SinceSelectsTheLastPartOfTheHistory) {
   const auto r = run_cli({"trend", "--db", path("clean.db"), "--since", "1h", "--json"});
   ASSERT_EQ(r.exit_code, 3) << r.out << r.err;  // one hour: too short to stand out "for hours", said so
