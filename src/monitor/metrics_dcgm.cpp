@@ -69,6 +69,12 @@ void append_dcgm_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) 
   MetricFamily crc_data = metric_family("DCGM_FI_DEV_NVLINK_CRC_DATA_ERROR_COUNT_TOTAL");
   MetricFamily replay = metric_family("DCGM_FI_DEV_NVLINK_REPLAY_ERROR_COUNT_TOTAL");
   MetricFamily recovery = metric_family("DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL");
+  MetricFamily fb_used = metric_family("DCGM_FI_DEV_FB_USED");
+  MetricFamily link_gen = metric_family("DCGM_FI_DEV_PCIE_LINK_GEN");
+  MetricFamily link_width = metric_family("DCGM_FI_DEV_PCIE_LINK_WIDTH");
+  MetricFamily remapped_cor = metric_family("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS");
+  MetricFamily remapped_unc = metric_family("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS");
+  MetricFamily remap_failure = metric_family("DCGM_FI_DEV_ROW_REMAP_FAILURE");
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = dcgm_labels(now, snapshot.hostname);
@@ -97,11 +103,20 @@ void append_dcgm_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) 
       if (auto v = sum_links(*s.nvlink, &L::replay)) replay.add(labels, *v);
       if (auto v = sum_links(*s.nvlink, &L::recovery)) recovery.add(labels, *v);
     }
+    // MiB as dcgm-exporter reports it (DCGM_FI_DEV_FB_FREE is left out: it needs the driver's
+    // reserve, which gpuvet does not keep).
+    if (s.fb_used_bytes) fb_used.add(labels, static_cast<double>(*s.fb_used_bytes) / (1024.0 * 1024.0));
+    add_value(link_gen, labels, s.pcie_link_gen);
+    add_value(link_width, labels, s.pcie_link_width);
+    add_count(remapped_cor, labels, s.remapped_rows_correctable);
+    add_count(remapped_unc, labels, s.remapped_rows_uncorrectable);
+    if (s.remap_failed) remap_failure.add(labels, *s.remap_failed ? 1.0 : 0.0);
   }
 
   for (const MetricFamily* family :
        {&sm_clock, &mem_clock, &mem_temp, &temp, &power, &energy, &pcie_replay, &util, &mem_util, &xid, &throttle,
-        &sbe, &dbe, &retired_sbe, &retired_dbe, &remap_pending, &crc_flit, &crc_data, &replay, &recovery}) {
+        &sbe, &dbe, &retired_sbe, &retired_dbe, &remap_pending, &crc_flit, &crc_data, &replay, &recovery, &fb_used,
+        &link_gen, &link_width, &remapped_cor, &remapped_unc, &remap_failure}) {
     family->write_to(out);
   }
 }

@@ -93,6 +93,14 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
   MetricFamily slowdown = metric_family("gpuvet_slowdown_temperature_celsius");
   MetricFamily shutdown = metric_family("gpuvet_shutdown_temperature_celsius");
   MetricFamily max_clock = metric_family("gpuvet_sm_clock_max_hertz");
+  MetricFamily fb_used = metric_family("gpuvet_framebuffer_used_bytes");
+  MetricFamily fb_total = metric_family("gpuvet_framebuffer_total_bytes");
+  MetricFamily link_gen = metric_family("gpuvet_pcie_link_generation");
+  MetricFamily link_width = metric_family("gpuvet_pcie_link_width");
+  MetricFamily link_max_gen = metric_family("gpuvet_pcie_link_max_generation");
+  MetricFamily link_max_width = metric_family("gpuvet_pcie_link_max_width");
+  MetricFamily remapped = metric_family("gpuvet_remapped_rows_total");
+  MetricFamily remap_failed = metric_family("gpuvet_row_remap_failed");
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = gpu_labels(now, snapshot.hostname);
@@ -145,13 +153,23 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
         add_counter(recovery, link_labels, link.recovery);
       }
     }
+    add_counter(fb_used, labels, s.fb_used_bytes);  // exact bytes (the uint64 overload)
+    add_counter(fb_total, labels, s.fb_total_bytes);
+    add_scaled(link_gen, labels, s.pcie_link_gen, 1.0);
+    add_scaled(link_width, labels, s.pcie_link_width, 1.0);
+    add_scaled(link_max_gen, labels, s.pcie_link_gen_max, 1.0);
+    add_scaled(link_max_width, labels, s.pcie_link_width_max, 1.0);
+    add_counter(remapped, with(labels, "cause", "correctable"), s.remapped_rows_correctable);
+    add_counter(remapped, with(labels, "cause", "uncorrectable"), s.remapped_rows_uncorrectable);
+    add_flag(remap_failed, labels, s.remap_failed);
   }
 
   for (const MetricFamily* family :
        {&lost, &sampled_at, &temp, &mem_temp, &sm_clock, &mem_clock, &power, &energy, &util, &mem_util,
         &clocks_event, &pstate, &ecc_corrected, &ecc_uncorrected, &retired, &retired_pending, &remap_pending,
         &pcie_replays, &crc_flit, &crc_data, &replay, &recovery, &xid_total, &last_xid, &last_xid_info, &power_limit,
-        &slowdown, &shutdown, &max_clock}) {
+        &slowdown, &shutdown, &max_clock, &fb_used, &fb_total, &link_gen, &link_width, &link_max_gen, &link_max_width,
+        &remapped, &remap_failed}) {
     family->write_to(out);
   }
 }

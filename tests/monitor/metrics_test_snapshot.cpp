@@ -43,7 +43,20 @@ MonitorSnapshot full_snapshot() {
     t.retired_pages_pending = false;
     t.remap_pending = false;
     t.pcie_replays = std::uint64_t{0};
+    t.fb_total_bytes = std::uint64_t{81559} << 20;
+    t.fb_used_bytes = std::uint64_t{40000} << 20;
+    t.pcie_link_gen = g == 2 ? 4 : 5;  // GPU 2 downtrained
+    t.pcie_link_width = 16;
+    t.pcie_link_gen_max = 5;
+    t.pcie_link_width_max = 16;
+    t.remapped_rows_correctable = std::uint64_t{g == 4 ? 2u : 0u};
+    t.remapped_rows_uncorrectable = std::uint64_t{0};
+    t.remap_failed = false;
     if (g == 7) {
+      // An old driver: no remapped rows, no PCIe link readings.
+      t.remapped_rows_correctable = t.remapped_rows_uncorrectable = core::Absent{"nvmlDeviceGetRemappedRows not exported"};
+      t.remap_failed = core::Absent{"nvmlDeviceGetRemappedRows not exported"};
+      t.pcie_link_gen = core::Absent{"NVML_ERROR_NOT_SUPPORTED"};
       t.mem_temp_c = core::Reading<double>::absent("not supported by this GPU");
       t.energy_j = core::Reading<double>::absent("not supported by this GPU");
       t.nvlink = core::Reading<std::vector<core::NvLinkErrorSample>>::absent("NVLink counters not supported");
