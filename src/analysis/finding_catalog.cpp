@@ -236,7 +236,7 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Run gpuvet inspect for the card's links, PCIe path and NUMA node and compare its VBIOS and board part "
        "number with its peers; move the job to a full-mesh (NVSwitch) or same-batch machine if the topology is the "
        "cause."},
-      {"remapped_rows_growing", Severity::warn, "Remapped memory rows growing (gpuvet monitor)",
+      {"remapped_rows_growing", Severity::fail, "Remapped memory rows growing (gpuvet monitor)",
        "gpuvet monitor: a GPU's remapped-row count rose within the last 15 minutes: warn for rows remapped after "
        "correctable errors, fail after uncorrectable ones. Each GPU has a few spare rows per bank.",
        "Reset the GPU to apply pending remaps; if the count keeps growing, ask the provider to replace the GPU "

@@ -168,6 +168,33 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
                           fmt::format("rate(gpuvet_pcie_replays_total{}) * 60 > 8", w), 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.1f\" }} PCIe "
                           "replays per minute (DCGM's limit: 8)"));
+  // PCIe link below its maximum (catalogue pcie_link_degraded), held for the daemon's minute
+  // (AlertThresholds::pcie_degraded_min_s): lanes at any load; the generation only while the GPU
+  // is busy (utilization at least 50 %), since an idle GPU lowers it to save power.
+  const auto link_for = scale(std::chrono::seconds(60));
+  const std::string link_summary =
+      "GPU {{ $labels.gpu }} on {{ $labels.instance }}: PCIe link below its maximum ";
+  g.rules.push_back(alert("GpuvetPcieLinkNarrow", "pcie_link_degraded", Severity::fail,
+                          "gpuvet_pcie_link_width < gpuvet_pcie_link_max_width", link_for,
+                          link_summary + "(x{{ $value | printf \"%.0f\" }} lanes)"));
+  g.rules.push_back(alert("GpuvetPcieLinkSlowWhileBusy", "pcie_link_degraded", Severity::warn,
+                          "gpuvet_pcie_link_generation < gpuvet_pcie_link_max_generation\n"
+                          "and on (job, instance, gpu) gpuvet_gpu_utilization_ratio >= 0.5",
+                          link_for, link_summary + "while busy (Gen {{ $value | printf \"%.0f\" }})"));
+  // Row remapping (catalogue row_remap_failure, remapped_rows_growing).
+  g.rules.push_back(alert("GpuvetRowRemapFailure", "row_remap_failure", Severity::fail, "gpuvet_row_remap_failed == 1",
+                          0s, "GPU {{ $labels.gpu }} on {{ $labels.instance }}: a row remap failed (no spare row left)"));
+  const std::string unc_new =
+      fmt::format("increase(gpuvet_remapped_rows_total{{cause=\"uncorrectable\"}}{}) > 0", w);
+  g.rules.push_back(alert("GpuvetRemappedRowsUncorrectable", "remapped_rows_growing", Severity::fail, unc_new, 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} rows "
+                          "remapped after uncorrectable errors"));
+  g.rules.push_back(alert("GpuvetRemappedRows", "remapped_rows_growing", Severity::warn,
+                          fmt::format("increase(gpuvet_remapped_rows_total{{cause=\"correctable\"}}{}) > 0\n"
+                                      "unless on (job, instance, gpu) ({})", w, unc_new),
+                          0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} rows "
+                          "remapped after correctable errors"));
   // Throttling other than the power cap (catalogue throttle_reasons).
   const std::string throttle_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} has its clocks held back by {{ $labels.reason }}";

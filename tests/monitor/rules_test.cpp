@@ -38,6 +38,9 @@ TEST(PrometheusRules, EveryAlertNamesACatalogueCodeAtASeverityItCanHave) {
                            "hotter_than_peers", "slower_than_peers"}) {
     EXPECT_EQ(codes.count(code), 1u) << "no rule for " << code;
   }
+  for (const char* code : {"pcie_link_degraded", "row_remap_failure", "remapped_rows_growing"}) {
+    EXPECT_EQ(codes.count(code), 1u) << "no rule for " << code;
+  }
 }
 
 TEST(PrometheusRules, RulesFileCarriesCodeSeverityAndNextStep) {
