@@ -109,6 +109,24 @@ TEST(MonitorDaemon, NvlinkCrcAndXidFireWithTheirGpus) {
                                                                         {"xid_event", {6}}}));
 }
 
+TEST(MonitorDaemon, PcieLinkDowntrainedInProductionFiresForThatGpuOnly) {
+  const SimRun slow = run_sim({"pcie-degraded:gpu=3,gen=4,at=10m"}, 1800);
+  ASSERT_EQ(slow.alerts.size(), 1u) << slow.log;
+  EXPECT_EQ(slow.alerts[0].code, "pcie_link_degraded");
+  EXPECT_EQ(slow.alerts[0].gpus, std::vector<int>{3});
+  EXPECT_EQ(slow.alerts[0].severity, core::Severity::warn);  // generation only: judged while busy
+  EXPECT_GE(slow.alerts[0].since_unix_ms, kEpochMs + 600'000);
+  EXPECT_NE(slow.alerts[0].message.find("Gen 4 x16 of Gen 5 x16"), std::string::npos) << slow.alerts[0].message;
+  const auto& gpu3 = slow.snapshot->gpus[3].latest;
+  EXPECT_EQ(gpu3.pcie_link_gen, core::Reading<int>(4));
+  EXPECT_TRUE(gpu3.fb_used_bytes.known());
+
+  const SimRun narrow = run_sim({"pcie-degraded:gpu=1,width=8,at=10m"}, 1800);
+  ASSERT_EQ(narrow.alerts.size(), 1u) << narrow.log;
+  EXPECT_EQ(narrow.alerts[0].gpus, std::vector<int>{1});
+  EXPECT_EQ(narrow.alerts[0].severity, core::Severity::fail);
+}
+
 TEST(MonitorDaemon, LostGpuIsReportedAndTheOthersKeepGoing) {
   const SimRun r = run_sim({"gpu-lost:gpu=3,at=10m"}, 1800);
   bool lost = false;
