@@ -24,14 +24,15 @@
 #include "cli/accept_progress.hpp"
 #include "cli/accept_stage_wiring.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/target.hpp"
 #include "cli/identity_sources.hpp"
 #include "platform/user_file.hpp"
 #include "report/text_table.hpp"
 #include "spec/spec.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
-#include "report/text_wrap.hpp"
 
 namespace {
 
@@ -265,7 +266,8 @@ void add_accept_command(CLI::App& app, Action& action) {
   cmd->add_option("--spec", o->spec_file, "The acceptance spec (YAML; `gpuvet spec init --template NAME`)")->required();
   cmd->add_option("--out", o->out_dir,
                   "Evidence bundle directory; a rerun with the same spec resumes (done stages are kept). Default: a new "
-                  "gpuvet-accept-<host>-<UTC date-time> directory here");
+                  "gpuvet-accept-<host>-<UTC date-time> directory here")
+      ->check(non_empty_path());
   cmd->add_flag("--no-bundle", o->no_bundle, "Write no evidence bundle (verdict on stdout only)");
   cmd->add_flag("--quick", o->quick,
                 "A first look (Slurm prolog): fewer copy samples, collectives on disjoint GPU pairs and 4-GPU subsets only, "

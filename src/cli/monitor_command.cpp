@@ -18,6 +18,7 @@
 #include "backends/sim/burnin_sim_backends.hpp"
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "core/duration.hpp"
 #include "monitor/http_server.hpp"
 #include "monitor/journal_log.hpp"
@@ -118,6 +119,9 @@ core::Result<telemetry::Retention> parse_retention(const std::string& text) {
     }
   }
   if (r.raw_s < 600) return bad("raw samples must be kept at least 10m");
+  // Each coarser layer summarises the finer one and must outlive it (and hold at least one of its own).
+  if (r.minute_s < r.raw_s || r.minute_s < 60) return bad("minute rollups must be kept at least as long as raw samples");
+  if (r.hour_s < r.minute_s || r.hour_s < 3600) return bad("hourly rollups must be kept at least as long as minute rollups (and 1h)");
   return r;
 }
 
@@ -249,7 +253,8 @@ void add_monitor_command(CLI::App& app, Action& action) {
   cmd->add_option("--listen", options->listen, "Address and port of /metrics, /alerts, /healthz (default 127.0.0.1:9835)");
   cmd->add_option("--interval", options->interval, "Sampling interval: 1s (default), 100ms ...");
   cmd->add_option("--db", options->db,
-                  "History database: continued when it exists (default ./gpuvet-monitor.db; in memory with --sim)");
+                  "History database: continued when it exists (default ./gpuvet-monitor.db; in memory with --sim)")
+      ->check(non_empty_path());
   cmd->add_option("--retention", options->retention,
                   "How long each layer is kept: raw=48h,minute=30d,hour=400d (defaults; any subset)");
   cmd->add_option("--sim", options->sim_profile, "Watch a built-in simulated machine under load (see `gpuvet sim list`)");

@@ -17,6 +17,7 @@
 #include "analysis/trend_history.hpp"
 #include "analysis/trend_judge.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/trend_baseline.hpp"
 #include "core/duration.hpp"
 #include "report/trend_report.hpp"
@@ -197,7 +198,8 @@ void add_trend_command(CLI::App& app, Action& action) {
   cmd->add_option("--db", o->db, "History database written by gpuvet monitor or gpuvet burnin")->required();
   cmd->add_option("--since", o->since, "The period: the last D of the history, up to its newest record (default 7d)");
   cmd->add_option("--baseline", o->baseline, "Acceptance evidence bundle (gpuvet accept --out) to compare each GPU with");
-  cmd->add_option("--html", o->html, "Write a self-contained HTML page with the trend lines to FILE ('-': standard output)");
+  cmd->add_option("--html", o->html, "Write a self-contained HTML page with the trend lines to FILE ('-': standard output)")
+      ->check(non_empty_path());
   cmd->add_flag("--markdown", o->markdown, "Print Markdown instead of text");
   cmd->add_flag("--json", o->json, "Print one JSON object (schema gpuvet.trend/1)");
   cmd->callback([o, &action] { action = [o](Streams& s) { return run_trend(*o, s); }; });
