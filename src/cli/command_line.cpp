@@ -36,6 +36,13 @@ bool takes_value(const CLI::App& app, const std::string& word) {
   return false;
 }
 
+bool takes_positionals(const CLI::App& app) {
+  for (const CLI::Option* opt : app.get_options()) {
+    if (opt->get_positional()) return true;
+  }
+  return false;
+}
+
 std::string unknown(const CLI::App& parent, const std::string& prefix, const std::string& word) {
   const auto names = command_names(parent);
   std::string message = fmt::format("unknown command '{}{}'.", prefix, word);
@@ -100,7 +107,11 @@ core::Result<std::vector<std::string>> resolve_command_words(const CLI::App& app
     if (word.rfind("-", 0) == 0) break;
     const CLI::App* command = find_command(*parent, word);
     if (command == nullptr) {
-      if (parent == &app || parent->get_require_subcommand_min() > 0) return usage(unknown(*parent, prefix, word));
+      // A word where a command that has nested commands takes no positional argument is a mistyped one
+      // (`monitor rulez`), even when the command also runs without one.
+      if (parent == &app || parent->get_require_subcommand_min() > 0 || !takes_positionals(*parent)) {
+        return usage(unknown(*parent, prefix, word));
+      }
       break;
     }
     prefix += word + " ";

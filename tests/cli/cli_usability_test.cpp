@@ -103,6 +103,10 @@ TEST(CliHelp, MistypedCommandGetsASuggestion) {
   const auto nested = run_cli({"spec", "innit"});
   EXPECT_EQ(nested.exit_code, 2);
   EXPECT_NE(nested.err.find("unknown command 'spec innit'. Did you mean 'spec init'?"), std::string::npos) << nested.err;
+  // monitor runs without a nested command too, but takes no positional word: a stray one is a typo.
+  const auto optional_nested = run_cli({"monitor", "rulez"});
+  EXPECT_EQ(optional_nested.exit_code, 2);
+  EXPECT_NE(optional_nested.err.find("Did you mean 'monitor rules'?"), std::string::npos) << optional_nested.err;
 }
 
 TEST(CliHelp, FarOffCommandListsTheCommands) {
