@@ -13,6 +13,8 @@
 namespace gpuvet::monitor {
 namespace {
 
+constexpr std::size_t kChunk = 4096;  // bytes read from the socket at a time
+
 bool wait_for(int sock, short events, int timeout_ms) {
   if (timeout_ms <= 0) return false;
   pollfd pfd{sock, events, 0};
@@ -39,13 +41,23 @@ void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
 
 }  // namespace
 
-BoundedSocketStream::BoundedSocketStream(int sock, StreamLimits limits) : sock_(sock), limits_(limits) {
-  start_request();
+BoundedSocketStream::BoundedSocketStream(int sock, StreamLimits limits, std::string received,
+                                         std::chrono::steady_clock::time_point request_started)
+    : sock_(sock), limits_(limits), buffer_(std::move(received)) {
+  deadline_ = request_started + limits_.request_timeout;
+  received_ = buffer_.size();
 }
 
 void BoundedSocketStream::start_request() {
   deadline_ = std::chrono::steady_clock::now() + limits_.request_timeout;
-  received_ = end_ - begin_;  // a pipelined request's bytes already count
+  received_ = buffer_.size() - begin_;  // a pipelined request's bytes already count
+}
+
+std::string BoundedSocketStream::take_buffered() {
+  std::string out = buffer_.substr(begin_);
+  buffer_.clear();
+  begin_ = 0;
+  return out;
 }
 
 int BoundedSocketStream::remaining_ms() const {
@@ -65,17 +77,18 @@ ssize_t BoundedSocketStream::read(char* ptr, size_t size) {
   if (!has_buffered()) {
     if (received_ >= limits_.max_request_bytes) return -1;  // request too large: stop reading
     if (!wait_for(sock_, POLLIN, remaining_ms())) return -1;  // too slow
-    const std::size_t room = std::min(buffer_.size(), limits_.max_request_bytes - received_);
+    const std::size_t room = std::min(kChunk, limits_.max_request_bytes - received_);
+    buffer_.resize(room);
+    begin_ = 0;
     ssize_t n = 0;
     do {
       n = ::recv(sock_, buffer_.data(), room, 0);
     } while (n < 0 && errno == EINTR);
+    buffer_.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
     if (n <= 0) return n;
-    begin_ = 0;
-    end_ = static_cast<std::size_t>(n);
-    received_ += end_;
+    received_ += buffer_.size();
   }
-  const std::size_t count = std::min(size, end_ - begin_);
+  const std::size_t count = std::min(size, buffer_.size() - begin_);
   std::memcpy(ptr, buffer_.data() + begin_, count);
   begin_ += count;
   return static_cast<ssize_t>(count);

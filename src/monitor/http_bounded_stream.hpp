@@ -2,15 +2,17 @@
 // has no limit on the number of header lines and its read timeout applies per read, so a client
 // that sends endless headers, or one byte every few seconds, would hold a worker and grow memory
 // forever. This stream caps the bytes and the total time of one request; past either, reads fail
-// and cpp-httplib answers 400 or drops the connection. Used only by http_server.cpp's workers.
+// and cpp-httplib answers 400 or drops the connection. A request's first bytes may already have been
+// read (by the connection poller): the stream starts with them, and its time budget from when they
+// came. Used only by http_server.cpp's workers.
 #pragma once
 
 #include <sys/types.h>
 
-#include <array>
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <string_view>
 
 #include <httplib.h>
 
@@ -24,12 +26,17 @@ struct StreamLimits {
 
 class BoundedSocketStream final : public httplib::Stream {
  public:
-  BoundedSocketStream(int sock, StreamLimits limits);
+  // `received`: the request's bytes read so far, the first at `request_started`.
+  BoundedSocketStream(int sock, StreamLimits limits, std::string received,
+                      std::chrono::steady_clock::time_point request_started);
 
   // Starts the byte and time budget of the next request on a kept-alive connection.
   void start_request();
   // True when received bytes wait in the buffer (a pipelined request).
-  [[nodiscard]] bool has_buffered() const { return begin_ < end_; }
+  [[nodiscard]] bool has_buffered() const { return begin_ < buffer_.size(); }
+  [[nodiscard]] std::string_view buffered() const { return std::string_view(buffer_).substr(begin_); }
+  // The buffered bytes, moved out (the stream is then empty).
+  std::string take_buffered();
 
   bool is_readable() const override;
   bool is_writable() const override;
@@ -46,9 +53,8 @@ class BoundedSocketStream final : public httplib::Stream {
   StreamLimits limits_;
   std::chrono::steady_clock::time_point deadline_;
   std::size_t received_ = 0;
-  std::array<char, 4096> buffer_{};
+  std::string buffer_;  // received, not yet read by cpp-httplib from begin_ on
   std::size_t begin_ = 0;
-  std::size_t end_ = 0;
 };
 
 }  // namespace gpuvet::monitor

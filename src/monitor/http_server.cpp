@@ -5,7 +5,6 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -20,6 +19,7 @@
 #include <httplib.h>
 
 #include "monitor/http_bounded_stream.hpp"
+#include "monitor/http_connection_poller.hpp"
 #include "monitor/http_responses.hpp"
 #include "monitor/http_task_queue.hpp"
 
@@ -82,49 +82,76 @@ core::Error bind_failure(const ListenAddress& address) {
 // its own 400/414 included): after an error the connection is closed, not kept alive.
 thread_local int last_status = 0;
 
-// cpp-httplib's Server with its per-connection loop replaced: requests are read through a
-// BoundedSocketStream (bytes and time per request capped), kept-alive connections wait for
-// their next request in short slices so stop() is never held up by an idle client.
+// cpp-httplib's Server with its per-connection loop replaced: the accept loop gives each socket to
+// a ConnectionPoller (through an InlineTaskQueue), which hands it to a worker of our own pool once
+// a request head has arrived; the worker reads the request through a BoundedSocketStream (bytes and
+// time per request capped), answers, and gives a kept-alive connection back to the poller.
 class BoundedServer final : public httplib::Server {
  public:
-  BoundedServer(StreamLimits limits, std::size_t keep_alive_max_requests, std::chrono::seconds keep_alive_timeout)
-      : limits_(limits), keep_alive_max_requests_(keep_alive_max_requests), keep_alive_timeout_(keep_alive_timeout) {}
-
- private:
-  // Overrides cpp-httplib's private virtual (legal C++: access does not limit overriding).
-  bool process_and_close_socket(socket_t sock) override {
-    BoundedSocketStream stream(sock, limits_);
-    bool ok = true;
-    for (std::size_t served = 0; served < keep_alive_max_requests_; ++served) {
-      if (served > 0) {
-        if (!stream.has_buffered() && !next_request_arrives(sock)) break;
-        stream.start_request();
-      }
-      const bool last = served + 1 == keep_alive_max_requests_ || !is_running();
-      bool closed = false;
-      last_status = 0;
-      ok = process_request(stream, last, closed, [](httplib::Request&) {});
-      if (!ok || closed || last || last_status >= 400) break;
-    }
-    ::shutdown(sock, SHUT_RDWR);
-    ::close(sock);
-    return ok;
+  explicit BoundedServer(const HttpOptions& options)
+      : limits_{options.max_request_bytes, options.read_timeout, options.write_timeout},
+        keep_alive_max_requests_(std::max<std::size_t>(1, options.keep_alive_max_requests)),
+        workers_count_(std::max<std::size_t>(1, options.worker_threads)),
+        max_connections_(std::max<std::size_t>(1, options.max_connections)),
+        poller_(PollerLimits{max_connections_, options.max_request_bytes, options.read_timeout, options.idle_timeout},
+                [this](HttpConnection connection) { hand_to_worker(std::move(connection)); },
+                options.log_warning) {
+    new_task_queue = [] { return new InlineTaskQueue(); };
   }
 
-  bool next_request_arrives(socket_t sock) const {
-    const auto until = std::chrono::steady_clock::now() + keep_alive_timeout_;
-    while (is_running() && std::chrono::steady_clock::now() < until) {
-      pollfd pfd{sock, POLLIN, 0};
-      const int rc = ::poll(&pfd, 1, 100);
-      if (rc > 0) return (pfd.revents & POLLIN) != 0;
-      if (rc < 0 && errno != EINTR) return false;
+  // Before listening: the worker pool and the poller thread.
+  bool start_front() {
+    // The queue never holds more than the open connections, so enqueue() from the poller never waits.
+    if (!workers_) workers_ = std::make_unique<BoundedTaskQueue>(workers_count_, max_connections_);
+    return poller_.start();
+  }
+  // After the accept loop ended: closes the waiting connections, finishes the requests handed out.
+  void stop_front() {
+    poller_.stop();
+    if (workers_) workers_->shutdown();
+  }
+  [[nodiscard]] std::size_t open_connections() const { return poller_.open_connections(); }
+
+ private:
+  // Overrides cpp-httplib's private virtual (legal C++: access does not limit overriding); runs on
+  // the accept thread and only hands the socket over.
+  bool process_and_close_socket(socket_t sock) override {
+    poller_.adopt(sock);
+    return true;
+  }
+
+  void hand_to_worker(HttpConnection connection) {
+    workers_->enqueue([this, connection = std::move(connection)]() mutable { serve(std::move(connection)); });
+  }
+
+  // On a worker: the request whose head has arrived, and any pipelined after it.
+  void serve(HttpConnection connection) {
+    BoundedSocketStream stream(connection.sock, limits_, std::move(connection.received), connection.request_started);
+    for (;;) {
+      const bool last = connection.served + 1 >= keep_alive_max_requests_ || !is_running();
+      bool closed = false;
+      last_status = 0;
+      const bool ok = process_request(stream, last, closed, [](httplib::Request&) {});
+      ++connection.served;
+      if (!ok || closed || last || last_status >= 400) {
+        ::shutdown(connection.sock, SHUT_RDWR);
+        ::close(connection.sock);
+        poller_.release();
+        return;
+      }
+      if (!request_head_complete(stream.buffered())) break;
+      stream.start_request();  // a pipelined request, already here
     }
-    return false;
+    connection.received = stream.take_buffered();
+    poller_.resume(std::move(connection));
   }
 
   StreamLimits limits_;
   std::size_t keep_alive_max_requests_;
-  std::chrono::seconds keep_alive_timeout_;
+  std::size_t workers_count_;
+  std::size_t max_connections_;
+  ConnectionPoller poller_;
+  std::unique_ptr<BoundedTaskQueue> workers_;  // declared last: joined before the poller goes
 };
 
 }  // namespace
@@ -184,8 +211,7 @@ struct MonitorHttpServer::Impl {
       : address(std::move(a)),
         board(b),
         options(std::move(o)),
-        server(StreamLimits{options.max_request_bytes, options.read_timeout, options.write_timeout},
-               std::max<std::size_t>(1, options.keep_alive_max_requests), options.keep_alive_timeout) {}
+        server(options) {}
 
   HttpAnswer route(const httplib::Request& request) const {
     if (request.method != "GET" && request.method != "HEAD") return method_not_allowed_answer(request.method);
@@ -204,9 +230,6 @@ struct MonitorHttpServer::Impl {
   }
 
   void configure() {
-    const std::size_t workers = options.worker_threads;
-    const std::size_t queued = options.max_queued_connections;
-    server.new_task_queue = [workers, queued] { return new BoundedTaskQueue(workers, queued); };
     // SO_REUSEADDR only: cpp-httplib's default SO_REUSEPORT would let a second daemon bind the
     // same port silently and share its scrapes.
     server.set_socket_options([](socket_t sock) {
@@ -261,6 +284,10 @@ core::Result<int> MonitorHttpServer::start() {
     if (!impl.server.bind_to_port(impl.address.host, impl.address.port)) return bind_failure(impl.address);
     impl.bound_port = impl.address.port;
   }
+  if (!impl.server.start_front()) {
+    return core::environment_error(fmt::format("cannot serve on {}: no descriptor for the connection poller: {}",
+                                               host_port(impl.address.host, impl.bound_port), std::strerror(errno)));
+  }
   impl.listener = std::thread([&impl] {
     try {
       impl.server.listen_after_bind();
@@ -280,7 +307,10 @@ void MonitorHttpServer::stop() {
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   impl_->listener.join();
+  impl_->server.stop_front();
 }
+
+std::size_t MonitorHttpServer::open_connections() const { return impl_->server.open_connections(); }
 
 std::string MonitorHttpServer::describe() const {
   const auto& a = impl_->address;

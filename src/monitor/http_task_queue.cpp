@@ -1,4 +1,4 @@
-// Bounded worker pool for the monitor's HTTP server (see http_task_queue.hpp).
+// The monitor HTTP server's worker pool and inline accept queue (see http_task_queue.hpp).
 #include "monitor/http_task_queue.hpp"
 
 namespace gpuvet::monitor {
@@ -58,6 +58,13 @@ void BoundedTaskQueue::work() {
       job();
     } catch (...) {  // NOLINT(bugprone-empty-catch)
     }
+  }
+}
+
+void InlineTaskQueue::enqueue(std::function<void()> job) {
+  try {
+    job();
+  } catch (...) {  // NOLINT(bugprone-empty-catch): no exception may stop the accept loop
   }
 }
 

@@ -1,8 +1,9 @@
-// A fixed pool of worker threads with a bounded queue of accepted connections, for cpp-httplib's
-// Server (its own ThreadPool queues without limit). When every worker is busy and the queue is
-// full, enqueue() waits: the accept thread stops accepting and further connections wait in the
-// kernel's listen backlog, so a flood of connections costs bounded memory and never reaches the
-// sampling thread. Called by the server's accept thread (enqueue, shutdown) only.
+// The monitor HTTP server's threads. BoundedTaskQueue: a fixed pool of worker threads with a bounded
+// queue of requests whose head has arrived (handed over by the connection poller; the poller's
+// connection limit keeps the queue below its bound, and were it full, enqueue() would wait).
+// InlineTaskQueue: what cpp-httplib's accept loop hands each accepted socket to; it runs the job at
+// once, and the job only gives the socket to the poller, so accepting never waits on a worker.
+// Neither touches the sampling thread.
 #pragma once
 
 #include <condition_variable>
@@ -38,6 +39,13 @@ class BoundedTaskQueue final : public httplib::TaskQueue {
   std::deque<std::function<void()>> jobs_;
   bool shutting_down_ = false;
   std::vector<std::thread> workers_;
+};
+
+// cpp-httplib's task queue for the accept loop: runs each job on the accept thread itself.
+class InlineTaskQueue final : public httplib::TaskQueue {
+ public:
+  void enqueue(std::function<void()> job) override;
+  void shutdown() override {}
 };
 
 }  // namespace gpuvet::monitor

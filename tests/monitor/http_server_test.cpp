@@ -3,10 +3,6 @@
 // connections answered, a slow or endless client does not block others.
 #include <gtest/gtest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
@@ -16,6 +12,7 @@
 
 #include <httplib.h>
 
+#include "http_test_connection.hpp"
 #include "metrics_test_snapshot.hpp"
 #include "monitor/http_server.hpp"
 
@@ -23,48 +20,7 @@ namespace gpuvet::monitor {
 namespace {
 
 using namespace std::chrono_literals;
-
-// A raw TCP connection, for requests an HTTP client library would refuse to send.
-class RawConnection {
- public:
-  explicit RawConnection(int port) {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in sa{};
-    sa.sin_family = AF_INET;
-    sa.sin_port = htons(static_cast<std::uint16_t>(port));
-    ::inet_pton(AF_INET, "127.0.0.1", &sa.sin_addr);
-    connected_ = ::connect(fd_, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) == 0;
-    timeval tv{10, 0};  // a safety net only: the server answers or closes long before
-    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  }
-  ~RawConnection() { ::close(fd_); }
-  [[nodiscard]] bool connected() const { return connected_; }
-  // False once the server has closed the connection.
-  bool send_all(const std::string& data) {
-    std::size_t sent = 0;
-    while (sent < data.size()) {
-      const auto n = ::send(fd_, data.data() + sent, data.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) return false;
-      sent += static_cast<std::size_t>(n);
-    }
-    return true;
-  }
-  // Everything until the server closes (or the safety net).
-  std::string receive_all() {
-    std::string out;
-    char buffer[4096];
-    for (;;) {
-      const auto n = ::recv(fd_, buffer, sizeof(buffer), 0);
-      if (n <= 0) break;
-      out.append(buffer, static_cast<std::size_t>(n));
-    }
-    return out;
-  }
-
- private:
-  int fd_ = -1;
-  bool connected_ = false;
-};
+using testing::RawConnection;
 
 class HttpServerTest : public ::testing::Test {
  protected:
@@ -231,7 +187,7 @@ TEST_F(HttpServerTest, ManyConcurrentConnectionsAreAllAnswered) {
   board_.publish(testing::full_snapshot());
   HttpOptions options;
   options.worker_threads = 4;
-  options.max_queued_connections = 8;
+  options.max_connections = 64;
   start(options);
   std::atomic<int> ok{0};
   std::atomic<int> failed{0};
