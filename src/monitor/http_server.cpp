@@ -154,6 +154,24 @@ class BoundedServer final : public httplib::Server {
   std::unique_ptr<BoundedTaskQueue> workers_;  // declared last: joined before the poller goes
 };
 
+// cpp-httplib 0.11 listens with a backlog of 5: connections made while the accept thread waits for
+// a core beyond those 5 lose their SYN and retry a second later. A second listen() on the bound
+// socket (Linux) deepens the queue; checked to be that socket, and harmless if it fails.
+void deepen_backlog(int sock, int port) {
+  constexpr int kListenBacklog = 128;
+  int accepting = 0;
+  socklen_t length = sizeof(accepting);
+  sockaddr_storage address{};
+  socklen_t address_length = sizeof(address);
+  if (sock < 0 || ::getsockopt(sock, SOL_SOCKET, SO_ACCEPTCONN, &accepting, &length) != 0 || accepting == 0 ||
+      ::getsockname(sock, reinterpret_cast<sockaddr*>(&address), &address_length) != 0) {
+    return;
+  }
+  const int bound = address.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6&>(address).sin6_port)
+                                                  : ntohs(reinterpret_cast<sockaddr_in&>(address).sin_port);
+  if (bound == port) ::listen(sock, kListenBacklog);
+}
+
 }  // namespace
 
 core::Result<ListenAddress> parse_listen_address(std::string_view text) {
@@ -206,6 +224,7 @@ struct MonitorHttpServer::Impl {
   std::thread listener;
   std::atomic<bool> listening_done{false};
   int bound_port = 0;
+  int listen_fd = -1;  // cpp-httplib's listening socket, as its socket-options hook saw it
 
   Impl(ListenAddress a, const SnapshotBoard& b, HttpOptions o)
       : address(std::move(a)),
@@ -232,7 +251,8 @@ struct MonitorHttpServer::Impl {
   void configure() {
     // SO_REUSEADDR only: cpp-httplib's default SO_REUSEPORT would let a second daemon bind the
     // same port silently and share its scrapes.
-    server.set_socket_options([](socket_t sock) {
+    server.set_socket_options([this](socket_t sock) {
+      listen_fd = sock;
       int yes = 1;
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
     });
@@ -284,6 +304,7 @@ core::Result<int> MonitorHttpServer::start() {
     if (!impl.server.bind_to_port(impl.address.host, impl.address.port)) return bind_failure(impl.address);
     impl.bound_port = impl.address.port;
   }
+  deepen_backlog(impl.listen_fd, impl.bound_port);
   if (!impl.server.start_front()) {
     return core::environment_error(fmt::format("cannot serve on {}: no descriptor for the connection poller: {}",
                                                host_port(impl.address.host, impl.bound_port), std::strerror(errno)));

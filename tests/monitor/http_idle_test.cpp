@@ -90,8 +90,8 @@ class HttpIdleTest : public ::testing::Test {
 TEST_F(HttpIdleTest, SixtyFourIdleConnectionsDoNotHoldUpMetrics) {
   board_.publish(testing::full_snapshot());
   HttpOptions options;  // the daemon's: 4 workers, 5 s request limit, 128 connections
-  // Opening 64 connections can take seconds on busy CI cores (cpp-httplib 0.11 listens with a
-  // backlog of 5; a dropped SYN is resent after 1 s): the idle limit must not close them meanwhile.
+  // Opening 64 connections can take seconds on busy CI cores (a SYN dropped from a full listen
+  // queue is resent after 1 s): the idle limit must not close them meanwhile.
   options.idle_timeout = 60s;
   start(options);
   const auto idle = open_idle(64);
