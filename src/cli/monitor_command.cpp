@@ -226,6 +226,7 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   monitor::SnapshotBoard board;
   monitor::HttpOptions http_options;
   http_options.dcgm_names = o.dcgm_names;
+  http_options.log_warning = [&log](std::string_view line) { log.warning(line); };
   monitor::MonitorHttpServer server(*address, board, http_options);
   auto port = server.start();
   if (!port) return port.error().with_context("starting the endpoint");
