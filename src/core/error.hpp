@@ -15,13 +15,22 @@ enum class ErrorKind {
   internal,     // a bug in gpuvet
 };
 
+// What happened, where a caller acts on it rather than only reporting it (the kind says whose
+// fault it is; the cause says what to do next). Kept through with_context.
+enum class ErrorCause {
+  unspecified,
+  timed_out,  // the operation did not finish in time: the device may still be busy with it
+};
+
 struct Error {
   ErrorKind kind = ErrorKind::internal;
   std::string message;
+  ErrorCause cause = ErrorCause::unspecified;
 
+  [[nodiscard]] bool timed_out() const { return cause == ErrorCause::timed_out; }
   // Adds context from an outer level: "reading topo.txt: line 3: expected ...".
   [[nodiscard]] Error with_context(const std::string& context) const {
-    return Error{kind, context + ": " + message};
+    return Error{kind, context + ": " + message, cause};
   }
 };
 
@@ -29,6 +38,9 @@ inline Error usage_error(std::string m) { return Error{ErrorKind::usage, std::mo
 inline Error input_error(std::string m) { return Error{ErrorKind::bad_input, std::move(m)}; }
 inline Error environment_error(std::string m) { return Error{ErrorKind::environment, std::move(m)}; }
 inline Error internal_error(std::string m) { return Error{ErrorKind::internal, std::move(m)}; }
+// An environment error whose operation ran out of time (a copy, a sample): callers stop queueing
+// more work behind it.
+inline Error timeout_error(std::string m) { return Error{ErrorKind::environment, std::move(m), ErrorCause::timed_out}; }
 
 // A value or an Error. Small on purpose: std::expected is C++23.
 template <class T>

@@ -81,7 +81,7 @@ core::Reading<double> CopyContext::median_rate(const std::vector<api::CopyStream
     if (!sample) {
       last_error = sample.error().message;
       // A timed-out copy may still hold the GPU: do not queue more behind it.
-      if (sample.error().message.find("timed out") != std::string::npos) break;
+      if (sample.error().timed_out()) break;
       continue;
     }
     if (sample->empty()) continue;
@@ -98,6 +98,7 @@ core::Reading<double> CopyContext::median_latency(int executor, const api::CopyE
     auto sample = backend_->latency_sample({executor, memory, options_.timeout});
     if (!sample) {
       last_error = sample.error().message;
+      if (sample.error().timed_out()) break;  // as for copies: the chase may still hold the GPU
       continue;
     }
     values.push_back(*sample);

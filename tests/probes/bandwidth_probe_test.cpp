@@ -21,19 +21,32 @@ class ScriptedBackend final : public api::CopyBackend {
   core::Result<bool> can_access_peer(int a, int b) override { return a != 2 && b != 2; }
   core::Result<std::vector<double>> copy_sample(const api::CopyRequest& r) override {
     requests.push_back(r);
-    if (fail_executor >= 0 && r.streams.front().executor == fail_executor) return core::environment_error("GPU fell off the bus");
+    if (fail_executor >= 0 && r.streams.front().executor == fail_executor) return core::environment_error(fail_message);
+    if (hang_executor >= 0 && r.streams.front().executor == hang_executor) {
+      ++hung_calls;
+      return core::timeout_error("GPU " + std::to_string(hang_executor) + ": copy sample timed out after 10 ms");
+    }
     const double jitter[] = {0, 3, -1};
     std::vector<double> out;
     for (const auto& s : r.streams) out.push_back(s.executor * 100.0 + static_cast<double>(r.streams.size()) + jitter[calls % 3]);
     ++calls;
     return out;
   }
-  core::Result<double> latency_sample(const api::LatencyRequest& r) override { return 1000.0 + r.memory.gpu; }
+  core::Result<double> latency_sample(const api::LatencyRequest& r) override {
+    if (r.executor == hang_executor) {
+      ++hung_calls;
+      return core::timeout_error("GPU " + std::to_string(hang_executor) + ": latency sample timed out");
+    }
+    return 1000.0 + r.memory.gpu;
+  }
   core::Result<core::VramCheck> verify_vram(const api::VramRequest&) override { return core::environment_error("unused"); }
 
   std::vector<api::CopyRequest> requests;
   int calls = 0;
   int fail_executor = -1;
+  std::string fail_message = "GPU fell off the bus";
+  int hang_executor = -1;  // every sample it runs times out
+  int hung_calls = 0;
 };
 
 const core::BandwidthMatrix& matrix(const core::BandwidthRun& run, const std::string& key) {
@@ -104,6 +117,33 @@ TEST(BandwidthProbe, AFailingGpuLeavesItsCellsAbsentAndTheRestMeasured) {
   EXPECT_EQ(run.failures, (std::vector<std::string>{"GPU fell off the bus"}));
   auto clean = run_bandwidth_suite(*std::make_unique<ScriptedBackend>(), BandwidthSuite::memory, options).value();
   EXPECT_TRUE(clean.failures.empty());
+}
+
+TEST(BandwidthProbe, ATimedOutSampleEndsItsCellWhereOtherErrorsAreRetried) {
+  BandwidthOptions options;
+  options.samples = 4;
+  const std::vector<api::CopyStream> streams{{api::CopyEndpoint::device(1), api::CopyEndpoint::device(1), 1}};
+
+  ScriptedBackend hung;
+  hung.hang_executor = 1;
+  auto ctx = CopyContext::open(hung, options).value();
+  const auto rate = ctx.median_rate(streams, api::CopyEngine::ce, CellStat::first);
+  EXPECT_FALSE(rate);
+  EXPECT_EQ(rate.reason(), "GPU 1: copy sample timed out after 10 ms");
+  EXPECT_EQ(hung.hung_calls, 1);  // nothing queued behind a copy that may still run
+  const auto latency = ctx.median_latency(1, api::CopyEndpoint::device(0));
+  EXPECT_FALSE(latency);
+  EXPECT_EQ(hung.hung_calls, 2);  // the pointer chase likewise
+  EXPECT_EQ(ctx.failures().size(), 2u);
+
+  // Any other error gets every sample, even one whose words say "timed out": the decision reads
+  // the error's cause, not its text.
+  ScriptedBackend failing;
+  failing.fail_executor = 1;
+  failing.fail_message = "GPU 1: the driver said the copy timed out";
+  auto other = CopyContext::open(failing, options).value();
+  EXPECT_FALSE(other.median_rate(streams, api::CopyEngine::ce, CellStat::first));
+  EXPECT_EQ(failing.requests.size(), 4u);
 }
 
 TEST(BandwidthProbe, UnknownGpuIsAUsageError) {

@@ -214,7 +214,7 @@ core::Result<std::vector<double>> CudaCopyBackend::copy_sample(const api::CopyRe
       if (rc == driver::kSuccess) break;
       if (rc != driver::kErrorNotReady) return drv.error(fmt::format("GPU {}: copy", run.device), rc);
       if (std::chrono::steady_clock::now() > deadline) {
-        return core::environment_error(fmt::format("GPU {}: copy sample timed out after {} ms", run.device, request.timeout.count()));
+        return core::timeout_error(fmt::format("GPU {}: copy sample timed out after {} ms", run.device, request.timeout.count()));
       }
       std::this_thread::sleep_for(std::chrono::microseconds(200));
     }
@@ -270,7 +270,7 @@ core::Result<double> CudaCopyBackend::latency_sample(const api::LatencyRequest& 
   while ((q = api.event_query(run.stop)) == driver::kErrorNotReady && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
-  if (q == driver::kErrorNotReady) return core::environment_error(fmt::format("GPU {}: latency sample timed out", request.executor));
+  if (q == driver::kErrorNotReady) return core::timeout_error(fmt::format("GPU {}: latency sample timed out", request.executor));
   if (q != driver::kSuccess) return drv.error(fmt::format("GPU {}: pointer chase", request.executor), q);
   float ms = 0;
   api.event_elapsed_time(&ms, run.start, run.stop);
