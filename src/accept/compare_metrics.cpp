@@ -1,6 +1,7 @@
 // The measured rows of `gpuvet compare`: numbers from each report's clauses and burn-in series,
 // ranked row by row.
 #include "accept/compare_metrics.hpp"
+#include "accept/clauses.hpp"
 #include "core/statistics.hpp"
 
 #include <algorithm>
@@ -75,9 +76,10 @@ MetricRow interconnect_row(const Reports& reports) {
   for (const auto& [label, r] : reports) {
     MetricCell cell;
     const auto* c = find_clause(r, "interconnect");
-    if (c != nullptr && c->status != ClauseStatus::not_run && class_rank(c->observed) > 0) {
-      cell.value = class_rank(c->observed);
-      cell.text = c->observed;
+    const std::string cls = c == nullptr ? std::string() : std::string(observed_interconnect_class(c->observed));
+    if (c != nullptr && c->status != ClauseStatus::not_run && class_rank(cls) > 0) {
+      cell.value = class_rank(cls);
+      cell.text = cls;
       // The class alone hides a failed clause (an NVSwitch machine with a link down is still
       // nvswitch_full_mesh): it ranks below the same class that passed, and says so.
       if (c->status == ClauseStatus::fail) {

@@ -178,6 +178,31 @@ void workload(ClauseResult& c, const StageContext& ctx) {
   conclude(c, missing);
 }
 
+std::string_view evidence_of(const core::Finding& f, std::string_view key) {
+  for (const auto& [k, v] : f.evidence) {
+    if (k == key) return v;
+  }
+  return {};
+}
+
+// What the failing NVLink findings saw, short enough for the Observed column: "GPU 2: 17 of 18
+// NVLink links up" when the finding counted the ports, else the finding's own sentence.
+std::string link_faults_seen(const core::Assessment& a) {
+  std::vector<std::string> seen;
+  for (const auto& f : a.findings) {
+    if (f.severity != core::Severity::fail || (f.code != code::nvlink_down && f.code != code::fabric_not_ready)) continue;
+    const auto active = evidence_of(f, "active links");
+    const auto expected = evidence_of(f, "expected links");
+    const auto expected_count = expected.substr(0, expected.find(' '));
+    const bool counted = f.code == code::nvlink_down && f.gpus.size() == 1 && !active.empty() &&
+                         !expected_count.empty() &&
+                         std::all_of(expected_count.begin(), expected_count.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+    seen.push_back(counted ? fmt::format("GPU {}: {} of {} NVLink links up", f.gpus.front(), active, expected_count)
+                           : f.message);
+  }
+  return fmt::format("{}", fmt::join(seen, "; "));
+}
+
 void interconnect(ClauseResult& c, const StageContext& ctx) {
   const auto& claim = ctx.spec.interconnect->value;
   const auto& ic = ctx.assessment.interconnect;
@@ -195,6 +220,8 @@ void interconnect(ClauseResult& c, const StageContext& ctx) {
     }
   }
   apply_findings(c, ctx.assessment, {code::interconnect_not_as_claimed, code::nvlink_down, code::fabric_not_ready}, core::Severity::fail);
+  // The class alone reads as the promise when a link of a full mesh is down: say what is missing.
+  if (const auto faults = link_faults_seen(ctx.assessment); !faults.empty()) c.observed += ", but " + faults;
   conclude(c, missing);
 }
 

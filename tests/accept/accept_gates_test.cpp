@@ -88,6 +88,16 @@ TEST(AcceptGates, EachFaultFailsItsClause) {
   }
 }
 
+TEST(AcceptGates, DownLinkObservedSaysWhatWasFoundNotThePromise) {
+  auto out = run_on_sim("hgx-h100-8x", {"nvlink-down:gpu=2,link=1"}, gates_only("hgx-h100-8x"));
+  const auto& ic = out.clause("interconnect");
+  EXPECT_EQ(ic.status, ClauseStatus::fail);
+  EXPECT_NE(ic.observed, ic.expected);
+  EXPECT_EQ(ic.observed, "nvswitch_full_mesh, but GPU 2: 17 of 18 NVLink links up");
+  auto clean = run_on_sim("hgx-h100-8x", {}, gates_only("hgx-h100-8x"));
+  EXPECT_EQ(clean.clause("interconnect").observed, "nvswitch_full_mesh");
+}
+
 TEST(AcceptGates, NoGpuAtAllFailsTheCountAndDecidesNothingVacuously) {
   std::vector<std::string> faults;
   for (int gpu = 0; gpu < 4; ++gpu) faults.push_back("gpu-missing:gpu=" + std::to_string(gpu));
