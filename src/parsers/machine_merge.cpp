@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "parsers/gpu_placement.hpp"
 #include "parsers/topo_common.hpp"
 
 namespace gpuvet::parsers {
@@ -224,8 +225,10 @@ void merge_positional(core::Machine& out, const std::vector<core::Machine>& part
   if (!nics_done) out.nics = parts.front().nics;
 }
 
-core::Result<core::Machine> merge(const std::vector<core::Machine>& parts) {
-  if (parts.empty()) return core::input_error("no machine descriptions to merge");
+core::Result<core::Machine> merge(const std::vector<core::Machine>& given) {
+  if (given.empty()) return core::input_error("no machine descriptions to merge");
+  std::vector<std::string> placement_notes;
+  const std::vector<core::Machine> parts = given.size() > 1 ? place_positional_gpus(given, placement_notes) : given;
   if (auto err = check_counts(parts)) return *err;
 
   std::set<int> indices;
@@ -277,6 +280,7 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& parts) {
     out.events.insert(out.events.end(), p.events.begin(), p.events.end());
   }
   notes.insert(notes.end(), disagreements.begin(), disagreements.end());
+  notes.insert(notes.end(), placement_notes.begin(), placement_notes.end());
   out.notes = std::move(notes);
   merge_positional(out, parts);
   return out;

@@ -9,7 +9,9 @@
 
 namespace gpuvet::parsers {
 
-// GPUs are matched by index (nvidia-smi numbers GPUs in PCI bus order in every view). Each
+// GPUs are matched by index (nvidia-smi numbers GPUs in PCI bus order in every view), after the
+// GPUs of a -q part that shows only some of them are placed by bus id, UUID or serial
+// (gpu_placement.hpp: -q prints no GPU numbers, so a -q -i N section is never merged by position). Each
 // field comes from the first part that knows it (in the order given); NVLink ports merge by
 // port number. When two parts know a GPU's name, UUID, serial or PCI bus id and disagree, or
 // state different attached GPU counts, or one shows a GPU index the other's count excludes,
