@@ -12,9 +12,9 @@
 #include <set>
 
 #include "accept/clauses.hpp"
+#include "accept/collective_pipeline.hpp"
 #include "analysis/collective_attribution.hpp"
 #include "analysis/finding_codes.hpp"
-#include "analysis/judge.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/gpu_ordinals.hpp"
 
@@ -170,24 +170,16 @@ class CollectivesStage final : public Stage {
     probe.iterations = quick ? 5 : 20;
     probe.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(options_.timeout_s * 1000));
     probe.on_row = options_.on_row;
-    auto runs = probes::sweep_collectives(*backend_, map.ordinals(set), probe);
-    if (!runs) return runs.error();
-    if (runs->empty()) return core::internal_error("the collective probe returned no run");
-    SetResult r{set, std::move(runs->front()), {}, {}};
-    core::CollectiveRun run = r.measurement.run;
-    run.source = fmt::format("gpuvet accept, GPUs {}{}", list(set), backend_->simulated() ? ", simulated" : "");
-    run.nodes = 1;
-    core::Assessment judged;
-    judged.interconnect = ctx.assessment.interconnect;
-    analysis::judge_collectives({run}, ctx.machine, ctx.catalog, judged);
-    if (!judged.collectives.empty()) r.summary = judged.collectives.front();
-    r.findings = std::move(judged.findings);
-    if (r.hung()) {
-      const auto& h = *r.measurement.hang;
-      for (auto& f : analysis::judge_hangs({{h.op, set, h.size_bytes, map.indices(h.pending_gpus), h.detail, options_.timeout_s}})) {
-        r.findings.push_back(std::move(f));
-      }
-    }
+    const bool simulated = backend_->simulated();
+    const CollectiveJudgeContext judge{ctx.machine, ctx.catalog, ctx.assessment.interconnect, map, options_.timeout_s,
+                                       [simulated](const probes::CollectiveMeasurement&, const std::vector<int>& indices) {
+                                         return fmt::format("gpuvet accept, GPUs {}{}", list(indices), simulated ? ", simulated" : "");
+                                       }};
+    auto judged = observe_collective_sweep(*backend_, set, probe, judge);
+    if (!judged) return judged.error();
+    if (judged->observation.sweeps.empty()) return core::internal_error("the collective probe returned no run");
+    SetResult r{set, std::move(judged.value().observation.sweeps.front()), {}, std::move(judged.value().judged.findings)};
+    if (!judged->judged.collectives.empty()) r.summary = judged->judged.collectives.front();
     return r;
   }
 

@@ -243,7 +243,7 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
     return cross;
   }
   if (mpi.rank() != 0) return cross;
-  const NcclResults results{node->results.backend, node->results.simulated, *sweeps, {}, {}};
+  const accept::CollectiveObservation across_nodes{*sweeps, {}};
   cross.tables = render_cross_node_tables(*sweeps, node->map);
   std::vector<analysis::NodeNetwork> networks;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
@@ -253,7 +253,8 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
   const auto& catalog = catalog::gpu_catalog();
   core::Assessment assessment;
   assessment.interconnect = node->assessment.interconnect;
-  analysis::judge_cross_node_collectives(judged_runs(results, node->map), static_cast<int>(node->ordinals.size()),
+  const auto runs = accept::enveloped_runs(across_nodes, node->map, nccl_run_namer(node->results.simulated));
+  analysis::judge_cross_node_collectives(runs, static_cast<int>(node->ordinals.size()),
                                          node->machine, networks, catalog, assessment);
   cross.summaries = std::move(assessment.collectives);
   cross.findings = std::move(assessment.findings);

@@ -7,7 +7,6 @@
 #include <charconv>
 #include <ostream>
 
-#include "analysis/collective_attribution.hpp"
 #include "analysis/collective_judge.hpp"
 #include "analysis/judge.hpp"
 #include "catalog/gpu_catalog.hpp"
@@ -210,15 +209,9 @@ core::Result<NodeOutcome> measure_node(const NcclOptions& options, int rank) {
         analysis::nvls_unsupported(machine, static_cast<int>(gpus.size()), catalog, assessment.interconnect);
     if (auto e = sweep_node(options, probe, *target->backend, map->ordinals(gpus), unsupported, results)) return *e;
   }
-  analysis::judge_collectives(judged_runs(results, *map), judged_algorithms(results), machine, catalog, assessment);
-  for (auto& f : analysis::judge_hangs(hang_observations(results, *map, options.timeout_s))) {
-    assessment.findings.push_back(std::move(f));
-  }
-  for (const auto& s : results.scaling) {
-    for (auto& f : analysis::attribute_scaling(scaling_observation(s, *map), machine)) {
-      assessment.findings.push_back(std::move(f));
-    }
-  }
+  const accept::CollectiveJudgeContext judge{machine, catalog, assessment.interconnect, *map, options.timeout_s,
+                                             nccl_run_namer(results.simulated)};
+  accept::judge_collective_observation(results, judge, assessment);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   auto ordinals = map->ordinals(gpus);
   return NodeOutcome{std::move(target.value().machine), std::move(assessment), verdict, std::move(results),

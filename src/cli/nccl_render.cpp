@@ -1,4 +1,4 @@
-// Probe results -> judge inputs and nccl-tests style tables for gpuvet nccl.
+// nccl-tests style tables for gpuvet nccl, and the names its runs carry into the judge.
 #include "cli/nccl_render.hpp"
 
 #include <fmt/format.h>
@@ -79,62 +79,12 @@ std::string sweep_table(const probes::CollectiveMeasurement& m, const std::vecto
 
 }  // namespace
 
-std::vector<core::CollectiveRun> judged_runs(const NcclResults& results, const OrdinalMap& map) {
-  std::vector<core::CollectiveRun> out;
-  auto add = [&](const probes::CollectiveMeasurement& m) {
-    core::CollectiveRun run = m.run;
-    run.source = m.nodes > 1 ? fmt::format("gpuvet nccl across {} nodes, GPUs {} of each{}", m.nodes,
-                                           compact(map.indices(m.gpus)), results.simulated ? ", simulated" : "")
-                             : fmt::format("gpuvet nccl, GPUs {}{}{}", compact(map.indices(m.gpus)), nvls_label(m.nvls),
-                                           results.simulated ? ", simulated" : "");
-    run.printed_avg_busbw_gbps = core::average_busbw_gbps(run);  // the "# Avg bus bandwidth" line gpuvet prints
-    out.push_back(std::move(run));
+accept::CollectiveRunNamer nccl_run_namer(bool simulated) {
+  return [simulated](const probes::CollectiveMeasurement& m, const std::vector<int>& indices) {
+    return m.nodes > 1 ? fmt::format("gpuvet nccl across {} nodes, GPUs {} of each{}", m.nodes, compact(indices),
+                                     simulated ? ", simulated" : "")
+                       : fmt::format("gpuvet nccl, GPUs {}{}{}", compact(indices), nvls_label(m.nvls), simulated ? ", simulated" : "");
   };
-  for (const auto& m : results.sweeps) add(m);
-  for (const auto& s : results.scaling) {
-    if (s.all) add(*s.all);
-  }
-  return out;
-}
-
-std::vector<analysis::CollectiveAlgorithm> judged_algorithms(const NcclResults& results) {
-  std::vector<analysis::CollectiveAlgorithm> out;
-  for (const auto& m : results.sweeps) {
-    out.push_back(!m.nvls   ? analysis::CollectiveAlgorithm::nccl_default
-                  : *m.nvls ? analysis::CollectiveAlgorithm::nvls
-                            : analysis::CollectiveAlgorithm::ring);
-  }
-  for (const auto& s : results.scaling) {
-    if (s.all) out.push_back(analysis::CollectiveAlgorithm::nccl_default);
-  }
-  return out;
-}
-
-std::vector<analysis::HangObservation> hang_observations(const NcclResults& results, const OrdinalMap& map,
-                                                         double timeout_s) {
-  std::vector<analysis::HangObservation> out;
-  auto add = [&](const probes::CollectiveMeasurement& m) {
-    if (!m.hang) return;
-    out.push_back({m.hang->op, map.indices(m.hang->gpus), m.hang->size_bytes, map.indices(m.hang->pending_gpus),
-                   m.hang->detail, timeout_s});
-  };
-  for (const auto& m : results.sweeps) add(m);
-  for (const auto& s : results.scaling) {
-    for (const auto& m : s.pairs) add(m);
-    for (const auto& m : s.subsets) add(m);
-    if (s.all) add(*s.all);
-  }
-  return out;
-}
-
-analysis::ScalingObservation scaling_observation(const probes::ScalingMeasurement& s, const OrdinalMap& map) {
-  analysis::ScalingObservation obs;
-  obs.op = std::string(api::to_string(s.op));
-  obs.size_bytes = s.bytes;
-  for (const auto& m : s.pairs) obs.pairs.push_back({map.indices(m.gpus), busbw_of(m)});
-  for (const auto& m : s.subsets) obs.subsets.push_back({map.indices(m.gpus), busbw_of(m)});
-  if (s.all) obs.all = analysis::SubsetBusbw{map.indices(s.all->gpus), busbw_of(*s.all)};
-  return obs;
 }
 
 std::string render_nccl_tables(const NcclResults& results, const OrdinalMap& map, const core::Machine& machine) {

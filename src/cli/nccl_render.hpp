@@ -1,5 +1,5 @@
-// gpuvet nccl's glue between the collective probe and the judge: backend ordinals <-> machine
-// GPU indices, the probe's runs as the judge's inputs, and the nccl-tests style text tables.
+// gpuvet nccl's results and their nccl-tests style text tables; the judge step is the collective
+// pipeline's (accept/collective_pipeline.hpp), shared with the accept collective stage.
 #pragma once
 
 #include <functional>
@@ -8,8 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/collective_attribution.hpp"
-#include "analysis/collective_envelope.hpp"
+#include "accept/collective_pipeline.hpp"
 #include "cli/app.hpp"
 #include "core/assessment.hpp"
 #include "core/verdict.hpp"
@@ -22,11 +21,10 @@ namespace gpuvet::cli {
 
 using OrdinalMap = probes::OrdinalMap;
 
-struct NcclResults {
+// What one node measured (sweeps, scaling runs) and with what.
+struct NcclResults : accept::CollectiveObservation {
   std::string backend;  // CollectiveBackend::describe()
   bool simulated = false;
-  std::vector<probes::CollectiveMeasurement> sweeps;
-  std::vector<probes::ScalingMeasurement> scaling;
   std::vector<std::string> notes;  // what was asked for and not run, with why (e.g. NVLS unsupported)
 };
 
@@ -55,14 +53,9 @@ using CrossNodeSweep = std::function<core::Result<std::vector<probes::Collective
 core::Result<core::ExitCode> run_nccl_cluster(const std::function<core::Result<NodeOutcome>(int)>& measure,
                                               const CrossNodeSweep& across, bool json, Streams& streams);
 
-// Runs the envelope judges: every sweep, and each scaling run's all-GPU run; sources name
-// machine GPU indices.
-std::vector<core::CollectiveRun> judged_runs(const NcclResults& results, const OrdinalMap& map);
-// The algorithm each of judged_runs was forced to (NVLS on/off), in the same order.
-std::vector<analysis::CollectiveAlgorithm> judged_algorithms(const NcclResults& results);
-std::vector<analysis::HangObservation> hang_observations(const NcclResults& results, const OrdinalMap& map,
-                                                         double timeout_s);
-analysis::ScalingObservation scaling_observation(const probes::ScalingMeasurement& scaling, const OrdinalMap& map);
+// How gpuvet nccl names a run in its findings: "gpuvet nccl, GPUs 0-7, NVLS off (...), simulated",
+// or "gpuvet nccl across 2 nodes, GPUs 0-7 of each".
+accept::CollectiveRunNamer nccl_run_namer(bool simulated);
 
 // nccl-tests style tables (one per sweep) and the per-set busbw of scaling runs.
 std::string render_nccl_tables(const NcclResults& results, const OrdinalMap& map, const core::Machine& machine);
