@@ -6,6 +6,8 @@
 #include <fmt/ranges.h>
 #include <set>
 
+#include "parsers/nccl_rank_hosts.hpp"
+
 namespace gpuvet::parsers {
 
 namespace {
@@ -28,8 +30,11 @@ core::Machine from_ranks(const core::CollectiveRun& run) {
   m.source = "Rank lines of " + run.source;
   if (hosts.size() == 1) m.hostname = *hosts.begin();
   if (hosts.size() > 1) {
-    m.notes.push_back(fmt::format("GPU list from the Rank lines of a run on {} hosts ({}): GPU N is rank N", hosts.size(),
-                                  fmt::join(hosts, ", ")));
+    const auto per_host = rank_hosts(run);
+    const auto each = gpus_per_host(per_host);
+    m.notes.push_back(fmt::format("GPU list from the Rank lines of a run on {}{} hosts{} ({}): GPU N is rank N",
+                                  per_host.complete ? "" : "at least ", hosts.size(),
+                                  each ? fmt::format(", {} GPUs each", *each) : std::string(), describe_rank_hosts(per_host)));
   }
   return m;
 }
