@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/baseline_drift.hpp"
 #include "analysis/rule_support.hpp"
 #include "analysis/trend_rules.hpp"
 
@@ -24,6 +25,19 @@ core::Severity level(double drift, double warn, double fail) {
 }
 
 }  // namespace
+
+}  // namespace gpuvet::analysis::trend
+
+namespace gpuvet::analysis {
+
+core::Severity baseline_hotter_severity(double hotter_c, double warn_c) { return trend::level(hotter_c, warn_c, 2 * warn_c); }
+core::Severity baseline_slower_severity(double lower_share, double warn_share) {
+  return trend::level(lower_share, warn_share, 3 * warn_share);
+}
+
+}  // namespace gpuvet::analysis
+
+namespace gpuvet::analysis::trend {
 
 void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& baseline, const TrendThresholds& th,
                     TrendAssessment& out) {
@@ -57,7 +71,7 @@ void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& b
                                          hours(standing.busy_s), th.baseline_busy_util_pct, hours(h.bucket_s));
     if (b->temp_c && standing.busy_temp_c) {
       const double drift = *standing.busy_temp_c - *b->temp_c;
-      const auto severity = level(drift, th.baseline_temp_c, 2 * th.baseline_temp_c);
+      const auto severity = baseline_hotter_severity(drift, th.baseline_temp_c);
       if (severity != core::Severity::info) {
         auto f = make_finding("baseline_drift", severity, {gpu},
                               fmt::format("GPU {} passed its acceptance burn-in at {:.0f} °C; under load it now runs at {:.0f} °C (+{:.1f} °C)",
@@ -71,7 +85,7 @@ void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& b
     }
     if (b->sm_clock_mhz && standing.busy_sm_clock_mhz && *b->sm_clock_mhz > 0) {
       const double drift = 1 - *standing.busy_sm_clock_mhz / *b->sm_clock_mhz;
-      const auto severity = level(drift, th.baseline_clock_share, 3 * th.baseline_clock_share);
+      const auto severity = baseline_slower_severity(drift, th.baseline_clock_share);
       if (severity != core::Severity::info) {
         auto f = make_finding("baseline_drift", severity, {gpu},
                               fmt::format("GPU {} passed its acceptance burn-in at {:.0f} MHz; under load it now runs at {:.0f} MHz ({:.1f} % lower)",

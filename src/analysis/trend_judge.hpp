@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/baseline_drift.hpp"
 #include "analysis/trend_history.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
@@ -31,9 +32,9 @@ struct TrendThresholds {
   double slower_fail_share = 0.15;
   double min_out_s = 2 * 3600.0;     // ... for at least this long (sampled time) ...
   double min_out_share = 0.5;        // ... and at least this share of the time it could be compared
-  double baseline_busy_util_pct = 80;  // a GPU under load, compared with its acceptance burn-in
-  double baseline_temp_c = 8;        // hotter than at acceptance by this much (warn), twice that (fail)
-  double baseline_clock_share = 0.05;  // SM clock lower than at acceptance by this share (warn), three times (fail)
+  double baseline_busy_util_pct = kBaselineBusyUtilPct;  // a GPU under load, compared with its acceptance burn-in
+  double baseline_temp_c = kBaselineHotterC;  // hotter than at acceptance by this much (warn), twice that (fail)
+  double baseline_clock_share = kBaselineClockShare;  // SM clock lower than at acceptance by this share (warn), three times (fail)
   double baseline_min_busy_s = 2 * 3600.0;
 };
 

@@ -19,6 +19,7 @@
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/trend_baseline.hpp"
 #include "core/duration.hpp"
 #include "monitor/http_server.hpp"
 #include "monitor/journal_log.hpp"
@@ -39,6 +40,7 @@ struct MonitorOptions {
   std::string interval = "1s";
   std::string db;
   std::string retention;
+  std::string baseline;
   std::string sim_profile;
   std::vector<std::string> faults;
   std::string speed = "1";
@@ -165,8 +167,9 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     speed = 0;
   } else {
     const auto [end, ec] = std::from_chars(o.speed.data(), o.speed.data() + o.speed.size(), speed);
-    if (ec != std::errc() || end != o.speed.data() + o.speed.size() || !(speed >= 1 && speed <= 1e7)) {
-      return core::usage_error(fmt::format("--speed '{}': expected a number from 1 to 10000000, or max", o.speed));
+    if (ec != std::errc() || end != o.speed.data() + o.speed.size() || !(speed >= monitor::kMinSpeed && speed <= monitor::kMaxSpeed)) {
+      return core::usage_error(fmt::format("--speed '{}': expected a number from {:.0f} to {:.0f} (fractions allowed, e.g. 1.5), or max",
+                                           o.speed, monitor::kMinSpeed, monitor::kMaxSpeed));
     }
   }
   if (!simulated && o.speed != "1") return core::usage_error("--speed needs --sim PROFILE: a live machine runs in real time");
@@ -178,6 +181,19 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   if (!source) return source.error();
   auto gpus = source.value()->gpus();
   if (!gpus) return gpus.error();
+  if (!o.baseline.empty()) {
+    // Read once, here: the same reader as gpuvet trend, refusing another machine's bundle by UUID.
+    std::vector<core::GpuTrend> here;
+    for (const auto& g : *gpus) {
+      core::GpuTrend gpu;
+      gpu.gpu = g.index;
+      if (g.uuid.known()) gpu.uuid = *g.uuid;
+      here.push_back(std::move(gpu));
+    }
+    auto baseline = load_trend_baseline(o.baseline, here);
+    if (!baseline) return baseline.error();
+    config.baseline = std::move(baseline).value();
+  }
 
   platform::SteadyClock wall;
   const std::string db = !o.db.empty() ? o.db : simulated ? ":memory:" : "gpuvet-monitor.db";
@@ -256,12 +272,16 @@ void add_monitor_command(CLI::App& app, Action& action) {
   cmd->add_option("--db", options->db,
                   "History database: continued when it exists (default ./gpuvet-monitor.db; in memory with --sim)")
       ->check(non_empty_path());
+  cmd->add_option("--baseline", options->baseline,
+                  "Acceptance bundle (gpuvet accept --out) of this machine: alert when a GPU under load drifts from it (baseline_drift)")
+      ->check(non_empty_path());
   cmd->add_option("--retention", options->retention,
                   "How long each layer is kept: raw=48h,minute=30d,hour=400d (defaults; any subset)");
   cmd->add_option("--sim", options->sim_profile, "Watch a built-in simulated machine under load (see `gpuvet sim list`)");
   cmd->add_option("--fault", options->faults,
                   "Fault overlay on the simulated machine, e.g. util-lag:gpu=3 or nvlink-crc:gpu=2,link=1,per_min=60,at=1h (repeatable)");
-  cmd->add_option("--speed", options->speed, "With --sim: simulated seconds per wall second (default 1), or max");
+  cmd->add_option("--speed", options->speed,
+                  "With --sim: simulated seconds per wall second, a number from 1 to 10000000 (default 1), or max");
   cmd->add_option("--duration", options->duration, "With --sim: stop after this much simulated time (e.g. 2h)");
   cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
   cmd->add_flag("--dcgm-names", options->dcgm_names, "Also expose dcgm-exporter's metric names and labels");
@@ -269,8 +289,16 @@ void add_monitor_command(CLI::App& app, Action& action) {
   auto rules_options = std::make_shared<monitor::RulesOptions>();
   auto* rules = cmd->add_subcommand("rules", "Print the alert rules as a Prometheus alerting rules file (docs/monitor.md)");
   rules->add_option("--speed", rules_options->speed,
-                    "Divide every window and for: by N, to pair with gpuvet monitor --sim --speed N (default 1)")
-      ->check(CLI::Range(0.001, 1e6));
+                    "Divide every window and for: by N (1 to 10000000, as gpuvet monitor --sim --speed N; default 1)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            double v = 0;
+            const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+            if (ec == std::errc() && end == text.data() + text.size() && v >= monitor::kMinSpeed && v <= monitor::kMaxSpeed) return {};
+            return fmt::format("'{}': expected a number from {:.0f} to {:.0f} (fractions allowed, e.g. 1.5), as gpuvet monitor --speed",
+                               text, monitor::kMinSpeed, monitor::kMaxSpeed);
+          },
+          "NUMBER in 1..10000000"));
   rules->callback([rules_options, &action] {
     action = [rules_options](Streams& streams) -> core::Result<core::ExitCode> {
       streams.out << monitor::prometheus_alert_rules(*rules_options);

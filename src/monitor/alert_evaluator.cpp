@@ -141,6 +141,7 @@ struct AlertEvaluator::State {
   double first_t = -1, now_t = 0;
   std::int64_t now_ms = 0;
   double bucket_s = 10;
+  std::unique_ptr<BaselineDriftWatch> drift;  // with --baseline only
 
   void pcie_rule(GpuWatch& g, const core::TelemetrySample& s) const;
   void memory_and_link_alerts(int gpu, const GpuWatch& g, std::vector<MonitorAlert>& out) const;
@@ -195,6 +196,10 @@ AlertEvaluator::AlertEvaluator(std::vector<core::BurninGpu> gpus, AlertThreshold
 
 AlertEvaluator::~AlertEvaluator() = default;
 
+void AlertEvaluator::set_baseline(core::TrendBaseline baseline, BaselineDriftLimits limits) {
+  state_->drift = std::make_unique<BaselineDriftWatch>(std::move(baseline), limits);
+}
+
 void AlertEvaluator::on_sample(const core::TelemetrySample& s) {
   const bool answers = s.gpu_temp_c.known() || s.power_w.known() || s.sm_clock_mhz.known() || s.util_gpu_pct.known();
   on_sample(s, answers, answers ? std::string() : s.power_w.reason());
@@ -215,6 +220,7 @@ void AlertEvaluator::on_sample(const core::TelemetrySample& s, bool answers, con
     g.lost = false;
   }
   if (s.util_gpu_pct.known()) st.add_util(g, s.t_s, *s.util_gpu_pct);
+  if (st.drift && answers) st.drift->on_sample(s);
   if (s.ecc_uncorrected.known()) g.ecc_uncorrected.add(s.t_s, s.unix_ms, *s.ecc_uncorrected, w);
   if (s.pcie_replays.known()) g.pcie_replays.add(s.t_s, s.unix_ms, *s.pcie_replays, w);
   if (s.retired_pages_sbe.known()) g.retired_sbe.add(s.t_s, s.unix_ms, static_cast<std::uint64_t>(*s.retired_pages_sbe), w);
@@ -267,6 +273,7 @@ void AlertEvaluator::end_tick(double t_s, std::int64_t unix_ms) {
   st.now_t = t_s;
   st.now_ms = unix_ms;
   st.utilization_rule();
+  if (st.drift) st.drift->end_tick(t_s, unix_ms);
   // Xid alerts expire; their entries go with them, so the map stays as small as what fires.
   for (auto it = st.xids.begin(); it != st.xids.end();) {
     it = t_s - it->second.last_t > st.th.xid_hold_s ? st.xids.erase(it) : std::next(it);
@@ -375,6 +382,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
                                {{"uncorrected_new", std::to_string(g.ecc_uncorrected.growth)}}));
     }
     st.memory_and_link_alerts(gpu, g, out);
+    if (st.drift) st.drift->alerts_for(gpu, out);
     if (g.remap_pending.on()) {
       out.push_back(make_alert("row_remap_pending", core::Severity::fail, {gpu}, g.remap_pending.since_ms,
                                fmt::format("GPU {} has a row remap pending (a GPU reset applies it) since {}", gpu,
@@ -432,7 +440,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
 
 std::size_t AlertEvaluator::retained_objects() const {
   const State& st = *state_;
-  std::size_t n = st.xids.size();
+  std::size_t n = st.xids.size() + (st.drift ? st.drift->retained_objects() : 0);
   for (const auto& [gpu, g] : st.watch) n += g.util.size() + g.links.size() + g.throttle.size() + 4;
   return n;
 }

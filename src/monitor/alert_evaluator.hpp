@@ -5,7 +5,8 @@
 // DCGM's rate (pcie_replays), clocks held back by anything but the power cap (throttle_reasons)
 // and a GPU lost (gpu_lost); a PCIe link below its maximum (pcie_link_degraded: width at any
 // load, generation only while the GPU is busy, since idle GPUs lower it to save power), a row
-// remap that failed (row_remap_failure) and remapped rows growing (remapped_rows_growing). Codes and next steps come from the finding catalogue
+// remap that failed (row_remap_failure) and remapped rows growing (remapped_rows_growing), and with a baseline
+// bundle a GPU drifted from its acceptance burn-in (baseline_drift). Codes and next steps come from the finding catalogue
 // (docs/findings.md). Pure and streaming: per GPU a fixed number of time buckets and one state per
 // counter, so memory does not grow with uptime. Called by the daemon's sampling thread only.
 #pragma once
@@ -17,6 +18,7 @@
 
 #include "core/telemetry.hpp"
 #include "monitor/alert_windows.hpp"
+#include "monitor/baseline_drift_watch.hpp"
 #include "monitor/monitor_snapshot.hpp"
 
 namespace gpuvet::monitor {
@@ -40,6 +42,9 @@ class AlertEvaluator {
   ~AlertEvaluator();
   AlertEvaluator(const AlertEvaluator&) = delete;
   AlertEvaluator& operator=(const AlertEvaluator&) = delete;
+
+  // `gpuvet monitor --baseline`: also judge each GPU against its acceptance burn-in (baseline_drift).
+  void set_baseline(core::TrendBaseline baseline, BaselineDriftLimits limits = {});
 
   // The samples of one tick (t_s non-decreasing across calls), then its events, then end_tick.
   void on_sample(const core::TelemetrySample& sample);

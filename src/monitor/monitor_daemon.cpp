@@ -224,6 +224,7 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   auto listed = source_.gpus();
   if (!listed) return listed.error();
   evaluator_ = std::make_unique<AlertEvaluator>(*listed, config_.thresholds);
+  if (config_.baseline) evaluator_->set_baseline(*config_.baseline);
   if (!source_.simulated()) caller_ = std::make_unique<DeadlineCaller>(config_.call_deadline_s);
   std::vector<core::UnsupportedField> unsupported;
   for (const auto& info : *listed) {

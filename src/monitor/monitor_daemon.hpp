@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct DaemonConfig {
   double lost_retry_s = 60;         // a lost GPU is sampled again this often
   double call_deadline_s = 2;       // live source: wall time a GPU's probe or sample may take
   AlertThresholds thresholds;
+  std::optional<core::TrendBaseline> baseline;  // --baseline: the acceptance bundle's steady state (baseline_drift)
 };
 
 struct DaemonSummary {

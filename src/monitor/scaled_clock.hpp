@@ -9,6 +9,11 @@
 
 namespace gpuvet::monitor {
 
+// --speed N: the range both `gpuvet monitor --sim` and `gpuvet monitor rules` accept (fractions
+// allowed); 1 is real time, and a slower-than-real simulation has no use.
+inline constexpr double kMinSpeed = 1;
+inline constexpr double kMaxSpeed = 1e7;
+
 class ScaledClock final : public platform::Clock {
  public:
   // Virtual time starts at 0 now; unix_ms() starts at `epoch_unix_ms`.

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# gpuvet monitor --baseline BUNDLE_DIR end to end on the simulator: the acceptance bundle of
+# `gpuvet accept --sim hgx-h100-8x` (1 h burn-in) as the baseline; 12 simulated hours of
+# production with GPU 3 drifting 20 °C hotter a day fire baseline_drift for GPU 3 only (warn, about
+# +8 °C over the last hour); a clean run fires nothing; an L40S machine's bundle is refused with
+# exit 2 naming the GPU and both UUIDs; a directory that is not a bundle is exit 2 too.
+# Usage: monitor_baseline_test.sh GPUVET
+set -euo pipefail
+gpuvet="$1"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*" >&2; echo "--- stderr:" >&2; cat "$work/err" >&2 || true; exit 1; }
+
+bundle() {  # TEMPLATE OUT
+  "$gpuvet" spec init --template "$1" -o "$work/$1.yaml" >/dev/null
+  sed -i 's/duration: 4h/duration: 1h/' "$work/$1.yaml"
+  "$gpuvet" accept --spec "$work/$1.yaml" --sim "$1" --out "$2" >/dev/null 2>"$work/err" || fail "accept --sim $1"
+}
+bundle hgx-h100-8x "$work/bundle"
+bundle l40s-8x "$work/l40s-bundle"
+
+monitor() {  # extra args...
+  set +e
+  "$gpuvet" monitor --sim hgx-h100-8x --speed max --duration 12h --listen 127.0.0.1:0 "$@" 2>"$work/err"
+  rc=$?
+  set -e
+}
+
+monitor --fault temp-drift:gpu=3,per_day=20 --baseline "$work/bundle"
+[ "$rc" = 0 ] || fail "drifting run: exit $rc, expected 0"
+fired="$(grep -o 'alert baseline_drift ([a-z]*): GPU [0-9]*' "$work/err" || true)"
+[ -n "$fired" ] || fail "baseline_drift did not fire for the drifting GPU 3"
+if echo "$fired" | grep -qv 'GPU 3$'; then fail "baseline_drift fired for another GPU: $fired"; fi
+grep -q 'alert baseline_drift (warn): GPU 3 passed its acceptance burn-in at [0-9]* °C; under load it now runs at' "$work/err" ||
+  fail "the alert does not say the acceptance and current temperatures"
+
+monitor --baseline "$work/bundle"
+[ "$rc" = 0 ] || fail "clean run: exit $rc, expected 0"
+if grep -q 'alert baseline_drift' "$work/err"; then fail "a clean machine drifted from its own baseline"; fi
+
+monitor --baseline "$work/l40s-bundle"
+[ "$rc" = 2 ] || fail "another machine's bundle: exit $rc, expected 2"
+grep -q -- "--baseline $work/l40s-bundle: accepted on other GPUs (GPU 0 is GPU-" "$work/err" || fail "no message naming the other GPUs"
+
+monitor --baseline "$work"
+[ "$rc" = 2 ] || fail "a directory that is no bundle: exit $rc, expected 2"
+echo "PASS"
