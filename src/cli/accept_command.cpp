@@ -31,6 +31,7 @@
 #include "report/text_table.hpp"
 #include "spec/spec.hpp"
 #include "report/text_wrap.hpp"
+#include "report/why_fold.hpp"
 
 namespace gpuvet::cli {
 
@@ -126,7 +127,7 @@ std::string summary_text(const accept::AcceptReport& r, const std::string& out_d
   out += table.render(2);
   const char* v = r.verdict == core::Verdict::pass ? "PASS" : r.verdict == core::Verdict::fail ? "FAIL" : "INCOMPLETE";
   out += fmt::format("\nVerdict: {}\n", v);
-  for (const auto& w : r.why) out += "  - " + w + "\n";
+  for (const auto& w : report::fold_why(r)) out += "  - " + w + "\n";
   bool header = false;
   for (const auto& f : r.other_findings) {
     if (f.severity == core::Severity::info) continue;

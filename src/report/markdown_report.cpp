@@ -1,7 +1,9 @@
 // report.md: verdict and why, clauses, stages, findings. Table cells escape '|'.
 #include "report/markdown_report.hpp"
 
+#include "report/finding_fold.hpp"
 #include "report/identity_section.hpp"
+#include "report/why_fold.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -37,7 +39,7 @@ std::string render_accept_markdown(const accept::AcceptReport& r) {
   if (r.verdict == core::Verdict::incomplete) out += " (nothing failed, but some clauses could not be checked)";
   out += "\n\n";
   if (r.simulated) out += "> SIMULATED machine: the numbers come from gpuvet's simulator, not from a measurement.\n\n";
-  for (const auto& w : r.why) out += "- " + w + "\n";
+  for (const auto& w : fold_why(r)) out += "- " + w + "\n";
   if (!r.why.empty()) out += "\n";
   out += fmt::format("- Spec: {} ({})\n- Machine: {}\n- Host: {}\n- Driver / CUDA: {} / {}\n- Run: {} to {}{}{}\n- gpuvet {}\n\n",
                      r.spec_name, r.spec_file, r.machine_source, r.hostname, r.driver_version, r.cuda_version, r.started_utc,
@@ -55,16 +57,17 @@ std::string render_accept_markdown(const accept::AcceptReport& r) {
                        cell(s.reason + (s.resumed ? " (resumed)" : "")));
   }
   out += "\n## Findings\n\n";
-  bool any = false;
-  for (const auto& s : r.stages) {
-    for (const auto& f : s.findings) {
-      any = true;
-      out += fmt::format("- **{}** `{}`: {}", core::to_string(f.severity), f.code, f.message);
-      if (!f.next_step.empty()) out += fmt::format(" Next step: {}", f.next_step);
-      out += "\n";
-    }
+  // One entry per culprit, as in the text and HTML reports; report.json keeps every finding.
+  std::vector<core::Finding> all;
+  for (const auto& s : r.stages) all.insert(all.end(), s.findings.begin(), s.findings.end());
+  for (const auto& entry : fold_findings(all)) {
+    const auto& f = entry.finding;
+    out += fmt::format("- **{}** `{}`: {}", core::to_string(f.severity), f.code, f.message);
+    if (!entry.summary.empty()) out += fmt::format(" ({})", entry.summary);
+    if (!f.next_step.empty()) out += fmt::format(" Next step: {}", f.next_step);
+    out += "\n";
   }
-  if (!any) out += "None behind the spec's clauses.\n";
+  if (all.empty()) out += "None behind the spec's clauses.\n";
   if (!r.other_findings.empty()) {
     out += "\n### Outside the spec (no effect on the verdict)\n\n";
     for (const auto& f : r.other_findings) {
