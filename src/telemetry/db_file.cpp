@@ -54,7 +54,7 @@ int open_regular(const std::string& path, std::optional<core::Error>& error) {
   }
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    error = core::input_error(fmt::format("{}: {}, not a burn-in database", path, kind_of(st.st_mode)));
+    error = core::input_error(fmt::format("{}: {}, not a gpuvet history database (burn-in or monitor)", path, kind_of(st.st_mode)));
     ::close(fd);
     return -1;
   }

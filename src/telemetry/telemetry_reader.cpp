@@ -222,9 +222,9 @@ std::optional<core::Error> read_events(Database& db, std::vector<core::Telemetry
 
 std::optional<core::Error> check_schema(Database& db, std::string* purpose, int* version_out) {
   auto st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-  if (!st) return core::input_error(fmt::format("{}: not a gpuvet burn-in database", db.path()));
+  if (!st) return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor)", db.path()));
   auto row = st.value()->step();
-  if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet burn-in database (no schema version)", db.path()));
+  if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor; no schema version)", db.path()));
   const std::string version = st.value()->get_text(0);
   if (version == "1") {
     return core::input_error(fmt::format(
