@@ -18,6 +18,7 @@
 #include "report/html_compare.hpp"
 #include "report/markdown_compare.hpp"
 #include "report/text_table.hpp"
+#include "report/text_wrap.hpp"
 
 namespace gpuvet::cli {
 
@@ -116,7 +117,7 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePl
     streams.out << report::render_compare_markdown(table);
     return core::ExitCode::pass;
   }
-  streams.out << metrics_text(table);
+  std::string out = metrics_text(table);
   std::vector<std::string> header = {"", "Clause"};
   header.insert(header.end(), table.labels.begin(), table.labels.end());
   report::TextTable text(header);
@@ -128,10 +129,11 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePl
     for (const auto& cell : row.cells) cells.push_back(accept::cell_text(cell));
     text.add_row(cells);
   }
-  streams.out << text.render();
-  streams.out << fmt::format("\n* the machines differ here (result, presence, or more than {:g} points); numbers are % of "
-                             "what the spec expects.\n",
-                             accept::kCompareDifferencePoints);
+  out += text.render();
+  out += fmt::format("\n* the machines differ here (result, presence, or more than {:g} points); numbers are % of what the "
+                     "spec expects.\n",
+                     accept::kCompareDifferencePoints);
+  streams.out << report::fit_lines(out);
   return core::ExitCode::pass;
 }
 

@@ -98,5 +98,6 @@ TEST_F(TextWidth, AcceptAndCompareFit) {
                path("a")});
   expect_fits({"accept", "--spec", path("spec.yaml"), "--sim", "nvlink-4plus4-8x", "--quick", "--out", path("b")});
   expect_fits({"verify", path("a")});
+  expect_fits({"compare", path("a"), path("b")});
   expect_fits({"report", "--db", path("a") + "/telemetry.db"});
 }
