@@ -195,7 +195,8 @@ const std::vector<FindingInfo>& finding_catalog() {
        "and its temperature (hotter_than_peers); a card of another batch slows every collective: ask for a "
        "same-batch replacement."},
       {"baseline_drift", Severity::fail, "GPU has drifted from its acceptance burn-in",
-       "Under load in the period (utilization at least 80 % for at least 2 h), a GPU runs 8 °C or more hotter "
+       "Under load (utilization at least 80 %: for at least 2 h of the period in gpuvet trend, 30 min of the "
+       "last hour in gpuvet monitor --baseline), a GPU runs 8 °C or more hotter "
        "(warn; 16 °C fail), or at an SM clock 5 % or more lower (warn; 15 % fail), than it did in the "
        "acceptance burn-in of the evidence bundle given as --baseline (its steady state under full load).",
        "Compare with the bundle's report.html; check the card's cooling and clocks-event reasons; the "
