@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 #include "analysis/scaling_paths.hpp"
 #include "core/statistics.hpp"
@@ -112,7 +113,7 @@ void add_straggler(int g, const ScalingObservation& obs, const std::map<int, Gpu
                              format_gbps(mine), it->second.busbw.size(), what, format_gbps(ref), what, r * 100);
     }
   }
-  auto f = make_finding("straggler_gpu", severity_for(ratio), {g},
+  auto f = make_finding(code::straggler_gpu, severity_for(ratio), {g},
                         fmt::format("GPU {} slows every collective it joins: {}", g, headline));
   f.evidence = std::move(evidence);
   out.push_back(std::move(f));
@@ -121,7 +122,7 @@ void add_straggler(int g, const ScalingObservation& obs, const std::map<int, Gpu
 void add_slow_link(int a, int b, double busbw, double ref, const std::string& path, const std::string& basis,
                    const ScalingObservation& obs, std::vector<core::Finding>& out) {
   const double ratio = busbw / ref;
-  auto f = make_finding("slow_link", severity_for(ratio), {a, b},
+  auto f = make_finding(code::slow_link, severity_for(ratio), {a, b},
                         fmt::format("the path between GPU {} and GPU {} is slow: {} busbw {} GB/s vs {} GB/s for "
                                     "comparable {} ({:.0f} %)",
                                     a, b, obs.op, format_gbps(busbw), format_gbps(ref), basis, ratio * 100));
@@ -193,7 +194,7 @@ std::vector<core::Finding> attribute_scaling(const ScalingObservation& obs, cons
 std::vector<core::Finding> judge_hangs(const std::vector<HangObservation>& hangs) {
   std::vector<core::Finding> out;
   for (const auto& h : hangs) {
-    auto f = make_finding("collective_hung", core::Severity::fail, h.pending_gpus,
+    auto f = make_finding(code::collective_hung, core::Severity::fail, h.pending_gpus,
                           fmt::format("{} on {} did not complete within {:g} s at {} B; {} had not finished", h.op,
                                       describe_gpus(h.gpus), h.timeout_s, h.size_bytes,
                                       h.pending_gpus.empty() ? std::string("no GPU reported progress")

@@ -11,6 +11,7 @@
 #include "analysis/collective_judge.hpp"
 #include "analysis/fabric_inference.hpp"
 #include "analysis/judge.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -53,11 +54,11 @@ core::CollectiveSummary summarize(const core::CollectiveRun& run) {
 std::optional<core::Finding> judge_busbw(const std::string& what, const core::CollectiveSummary& s,
                                          const BusbwExpectation& env) {
   if (!env.busbw_gbps || !s.peak_busbw_gbps) {
-    return make_finding("collective_not_judged", core::Severity::info, {},
+    return make_finding(code::collective_not_judged, core::Severity::info, {},
                         fmt::format("{}: busbw not judged: {}", what, s.expected_basis));
   }
   if (!s.max_size_bytes || *s.max_size_bytes < kPlateauBytes) {
-    return make_finding("collective_not_judged", core::Severity::info, {},
+    return make_finding(code::collective_not_judged, core::Severity::info, {},
                         fmt::format("{}: the largest message is {}, too small to reach the busbw plateau; "
                                     "run up to 8-16 GiB (-e 16G) to compare with the expected {} GB/s",
                                     what, s.max_size_bytes ? size_text(*s.max_size_bytes) : "unknown",
@@ -65,7 +66,7 @@ std::optional<core::Finding> judge_busbw(const std::string& what, const core::Co
   }
   const double ratio = *s.peak_busbw_gbps / *env.busbw_gbps;
   if (ratio >= kWarnRatio) return std::nullopt;
-  auto f = make_finding("busbw_below_expected", ratio < kFailRatio ? core::Severity::fail : core::Severity::warn, {},
+  auto f = make_finding(code::busbw_below_expected, ratio < kFailRatio ? core::Severity::fail : core::Severity::warn, {},
                         fmt::format("{}: peak busbw {} GB/s is {:.0f} % of the {} GB/s this machine should reach",
                                     what, format_gbps(*s.peak_busbw_gbps), ratio * 100, format_gbps(*env.busbw_gbps)));
   f.evidence = {{"measured peak busbw", format_gbps(*s.peak_busbw_gbps) + " GB/s"},
@@ -84,7 +85,7 @@ std::string file_of(const std::string& source) {
 // separate one-process runs. `files_warned` keeps the files already named.
 void judge_run_failures(const core::CollectiveRun& run, std::set<std::string>& files_warned, core::Assessment& assessment) {
   if (!run.failures.empty()) {
-    auto f = make_finding("benchmark_failed", core::Severity::fail, {},
+    auto f = make_finding(code::benchmark_failed, core::Severity::fail, {},
                           fmt::format("{}: the run failed{}: {}", run.source,
                                       run.rows.empty() ? " before its first result row" : "", run.failures.front()));
     for (const auto& line : run.failures) f.evidence.emplace_back("log", line);
@@ -94,7 +95,7 @@ void judge_run_failures(const core::CollectiveRun& run, std::set<std::string>& f
     assessment.findings.push_back(std::move(f));
   }
   if (run.separate_runs > 1 && files_warned.insert(file_of(run.source)).second) {
-    auto f = make_finding("nccl_tests_not_joined", core::Severity::warn, {},
+    auto f = make_finding(code::nccl_tests_not_joined, core::Severity::warn, {},
                           fmt::format("{}: {} separate runs of {} in one file, each with its own table: the processes did "
                                       "not join one communicator (nccl-tests built without MPI, started under mpirun "
                                       "or srun), so no GPU exchanged data with another",
@@ -109,13 +110,13 @@ void judge_run_failures(const core::CollectiveRun& run, std::set<std::string>& f
 void judge_one(const std::string& what, core::CollectiveSummary s, const BusbwExpectation& env, core::Assessment& assessment,
                const std::vector<std::pair<std::string, std::string>>& extra = {}) {
   if (s.wrong && *s.wrong > 0) {
-    auto f = make_finding("collective_wrong_results", core::Severity::fail, {},
+    auto f = make_finding(code::collective_wrong_results, core::Severity::fail, {},
                           fmt::format("{}: {} wrong elements: the GPUs or links corrupt data", what, *s.wrong));
     f.evidence = {{"#wrong", std::to_string(*s.wrong)}};
     assessment.findings.push_back(std::move(f));
   }
   if (auto f = judge_busbw(what, s, env)) {
-    if (f->code == "busbw_below_expected") f->evidence.insert(f->evidence.end(), extra.begin(), extra.end());
+    if (f->code == code::busbw_below_expected) f->evidence.insert(f->evidence.end(), extra.begin(), extra.end());
     assessment.findings.push_back(std::move(*f));
   }
   assessment.collectives.push_back(std::move(s));
@@ -158,7 +159,7 @@ void judge_collectives(const std::vector<core::CollectiveRun>& runs, const std::
                                          run.source);
     if (run.rows.empty()) {
       assessment.findings.push_back(make_finding(
-          "collective_not_judged", core::Severity::info, {},
+          code::collective_not_judged, core::Severity::info, {},
           fmt::format("{}: no result row in the log: {}", what,
                       run.failures.empty() ? "the run never finished a message size (hung, cut, or only the header "
                                              "was pasted)"
@@ -261,7 +262,7 @@ void judge_multi_node_collectives(const std::vector<core::CollectiveRun>& runs, 
     const std::string what = fmt::format("{} across {} nodes, {} ranks ({})", run.op, nodes,
                                          ranks > 0 ? std::to_string(ranks) : "?", run.source);
     if (run.rows.empty()) {
-      assessment.findings.push_back(make_finding("collective_not_judged", core::Severity::info, {},
+      assessment.findings.push_back(make_finding(code::collective_not_judged, core::Severity::info, {},
                                                  fmt::format("{}: no result row in the log", what)));
       assessment.collectives.push_back(std::move(s));
       continue;
@@ -295,7 +296,7 @@ void judge_multi_node_collectives(const std::vector<core::CollectiveRun>& runs, 
     } else {
       const bool small = !s.max_size_bytes || *s.max_size_bytes < kPlateauBytes;
       if (!small && s.peak_busbw_gbps && *s.peak_busbw_gbps < kOneLinkGbps) {
-        auto f = make_finding("busbw_below_expected", core::Severity::warn, {},
+        auto f = make_finding(code::busbw_below_expected, core::Severity::warn, {},
                               fmt::format("{}: peak busbw {} GB/s is below what one 100 Gb/s link carries ({} GB/s); the "
                                           "nodes' NICs are not described (give --expect-nic COUNTxRATE or topo -m/ibstat "
                                           "of a node)",

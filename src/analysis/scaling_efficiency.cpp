@@ -4,6 +4,7 @@
 // (ring) or raises it (NVLS); a drop means the larger set meets a slower path or a slow member.
 #include <fmt/format.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 #include "analysis/scaling_paths.hpp"
 
@@ -65,7 +66,7 @@ std::optional<core::Finding> judge_scaling(const ScalingObservation& obs, const 
                                             "or better",
                                             n_all, path_key(all_path), describe_gpus(best->gpus), path_key(best_path))
                               : std::string("; the topology does not explain it: look for a slow GPU or link");
-  auto f = make_finding("scaling_below_expected", severity, obs.all->gpus,
+  auto f = make_finding(code::scaling_below_expected, severity, obs.all->gpus,
                         fmt::format("{} does not scale from {} to {} GPUs: busbw {} GB/s on all {} vs {} GB/s on the "
                                     "best {} ({}), {:.0f} % efficiency{}",
                                     obs.op, n_best, n_all, format_gbps(all), n_all, format_gbps(ref), n_best,

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -86,7 +87,7 @@ std::vector<core::Finding> judge_nodes(const std::vector<NodeInventory>& nodes) 
     }
     if (odd.empty()) continue;
     evidence.emplace_back("most nodes", common);
-    auto f = make_finding("node_inventory_mismatch", a.severity, {},
+    auto f = make_finding(code::node_inventory_mismatch, a.severity, {},
                           fmt::format("{} of {} nodes differ in {}: {}", odd.size(), nodes.size(), a.what, joined(odd)));
     f.evidence = std::move(evidence);
     out.push_back(std::move(f));
