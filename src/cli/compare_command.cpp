@@ -3,6 +3,7 @@
 // bundle is verified against its MANIFEST and report.json against its schema before it is read.
 #include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -66,8 +67,32 @@ core::Result<std::string> read_report(const std::string& input, bool dir, Stream
   return platform::read_user_file(input);
 }
 
+// The report.json an input names, as one path however it was spelled (b1, b1/, ./b1/report.json).
+std::string report_path_of(const std::string& input) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path file = fs::is_directory(input, ec) ? fs::path(input) / "report.json" : fs::path(input);
+  const auto canonical = fs::weakly_canonical(file, ec);
+  return (ec ? file.lexically_normal() : canonical).string();
+}
+
+// The same report named twice compares nothing: refused (exit 2). Two copies of one report in
+// different places are compared, with a note that every row will tie.
+std::optional<core::Error> refuse_same_input(const std::vector<std::string>& inputs) {
+  for (size_t a = 0; a < inputs.size(); ++a) {
+    for (size_t b = a + 1; b < inputs.size(); ++b) {
+      if (report_path_of(inputs[a]) == report_path_of(inputs[b])) {
+        return core::usage_error(fmt::format("compare: {} and {} are the same report ({}): give different bundles",
+                                             inputs[a], inputs[b], report_path_of(inputs[a])));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 // A bundle directory or a report.json; the label is the directory (or file) name.
-core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input, Streams& streams) {
+core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input, Streams& streams,
+                                                                std::string& text_out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool dir = fs::is_directory(input, ec);
@@ -77,6 +102,7 @@ core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::strin
   if (auto e = accept::check_report_schema(*text, file)) return *e;
   auto report = accept::parse_report_json(*text, file);
   if (!report) return report.error();
+  text_out = *text;
   fs::path p(input);
   std::string label = dir ? p.lexically_normal().filename().string() : p.stem().string();
   if (label.empty() || label == "report") label = p.lexically_normal().parent_path().filename().string();
@@ -98,10 +124,21 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePl
     }
     return plan(o.plan_model, o.inputs, o.json ? "json" : o.markdown ? "markdown" : o.html ? "html" : "", streams);
   }
+  if (auto e = refuse_same_input(o.inputs)) return *e;
   std::vector<std::pair<std::string, accept::AcceptReport>> reports;
+  std::vector<std::string> texts;
   for (const auto& input : o.inputs) {
-    auto r = load(input, streams);
+    std::string text;
+    auto r = load(input, streams, text);
     if (!r) return r.error();
+    for (size_t i = 0; i < texts.size(); ++i) {
+      if (texts[i] == text) {
+        streams.err << fmt::format("gpuvet compare: {} and {} hold the same report.json (a copy of one run?): every row "
+                                   "ties\n",
+                                   o.inputs[i], input);
+      }
+    }
+    texts.push_back(std::move(text));
     reports.push_back(std::move(r).value());
   }
   const auto table = accept::compare_reports(reports);

@@ -46,11 +46,15 @@ TEST(AcceptCopyStages, AutoClausesCarryTheEnvelopeForComparisons) {
   std::filesystem::remove_all(out);
   auto run = run_cli({"accept", "--spec", spec_file(kAuto), "--sim", "hgx-h100-8x", "--quick", "--out", out});
   ASSERT_EQ(run.exit_code, 0) << run.out;
-  auto compare = run_cli({"compare", out, out});
+  // The same bundle twice is refused: against a loose copy of its report.
+  const auto copy = out + "-copy.json";
+  std::filesystem::copy_file(std::filesystem::path(out) / "report.json", copy, std::filesystem::copy_options::overwrite_existing);
+  auto compare = run_cli({"compare", out, copy});
   // % of the envelope, not a bare PASS: the lowest peer copy against the NVSwitch envelope.
   EXPECT_TRUE(std::regex_search(compare.out, std::regex("bandwidth\\.p2p +PASS 1[01][0-9]\\.[0-9] %"))) << compare.out;
   EXPECT_TRUE(std::regex_search(compare.out, std::regex("bandwidth\\.h2d +PASS [0-9]+\\.[0-9] %"))) << compare.out;
   std::filesystem::remove_all(out);
+  std::filesystem::remove(copy);
 }
 
 TEST(AcceptCopyStages, EachFaultFailsItsOwnClause) {

@@ -182,7 +182,32 @@ TEST_F(CompareEvidence, ReadingTheBundlesBurninDatabaseLeavesItVerifiable) {
   const auto verify = run_cli({"verify", out});
   EXPECT_EQ(verify.exit_code, 0) << verify.out << verify.err;
   EXPECT_NE(verify.out.find("intact"), std::string::npos) << verify.out;
-  EXPECT_EQ(run_cli({"compare", out, out}).exit_code, 0);
+  // compare reads the database too; a loose copy of the report is a second input that is not
+  // the same path.
+  const auto copy = write("copy.json", read(fs::path(out) / "report.json"));
+  const auto compared = run_cli({"compare", out, copy});
+  EXPECT_EQ(compared.exit_code, 0) << compared.err;
+  EXPECT_EQ(run_cli({"verify", out}).exit_code, 0);
+}
+
+TEST_F(CompareEvidence, TheSameBundleTwiceIsRefusedAndACopyIsNoted) {
+  const auto a = bundle("vendor-a", "hgx-a100-8x");
+  for (const auto& again : {a, a + "/", a + "/report.json", (fs::path(a) / "." / "report.json").string()}) {
+    const auto same = run_cli({"compare", a, again});
+    EXPECT_EQ(same.exit_code, 2) << again;
+    EXPECT_NE(same.err.find("compare: " + a + " and " + again + " are the same report"), std::string::npos) << same.err;
+    EXPECT_EQ(same.out, "");
+  }
+  fs::copy(a, dir_ / "vendor-a-copy", fs::copy_options::recursive);
+  const auto copy = (dir_ / "vendor-a-copy").string();
+  const auto twin = run_cli({"compare", a, copy});
+  EXPECT_EQ(twin.exit_code, 0) << twin.err;
+  EXPECT_NE(twin.err.find(a + " and " + copy + " hold the same report.json (a copy of one run?): every row ties"),
+            std::string::npos)
+      << twin.err;
+  const auto other = run_cli({"compare", a, bundle("vendor-b", "nvlink-4plus4-8x")});
+  EXPECT_EQ(other.exit_code, 0);
+  EXPECT_EQ(other.err.find("same report"), std::string::npos) << other.err;
 }
 
 }  // namespace
