@@ -145,8 +145,4 @@ std::vector<ClauseResult> burnin_clauses(const spec::Spec& s) {
                  *s.burnin, "burnin")};
 }
 
-std::string_view observed_interconnect_class(std::string_view observed) {
-  return observed.substr(0, observed.find(','));
-}
-
 }  // namespace gpuvet::accept

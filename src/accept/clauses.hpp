@@ -35,10 +35,6 @@ inline constexpr std::string_view burnin = "burnin";
 // collectives.<op>.<gpus|all>: the id of a busbw clause (gpus 0: all GPUs).
 std::string collective_clause_id(std::string_view op, int gpus);
 
-// The interconnect clause's Observed is the class found, then what a failed clause found on it:
-// "nvswitch_full_mesh, but GPU 2: 17 of 18 NVLink links up". This is the class part.
-std::string_view observed_interconnect_class(std::string_view observed);
-
 // inventory: gpu.count, gpu.model, gpu.same_batch, workload
 std::vector<ClauseResult> inventory_clauses(const spec::Spec& spec);
 // topology: interconnect, pcie, nics

@@ -1,7 +1,7 @@
 // The measured rows of `gpuvet compare`: numbers from each report's clauses and burn-in series,
 // ranked row by row.
 #include "accept/compare_metrics.hpp"
-#include "accept/clauses.hpp"
+#include "accept/interconnect_observed.hpp"
 #include "core/statistics.hpp"
 
 #include <algorithm>

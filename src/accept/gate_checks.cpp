@@ -220,7 +220,8 @@ void interconnect(ClauseResult& c, const StageContext& ctx) {
     }
   }
   apply_findings(c, ctx.assessment, {code::interconnect_not_as_claimed, code::nvlink_down, code::fabric_not_ready}, core::Severity::fail);
-  // The class alone reads as the promise when a link of a full mesh is down: say what is missing.
+  // The class alone reads as the promise when a link of a full mesh is down: say what is missing
+  // (the format of interconnect_observed.hpp: the class, a comma, the rest).
   if (const auto faults = link_faults_seen(ctx.assessment); !faults.empty()) c.observed += ", but " + faults;
   conclude(c, missing);
 }
