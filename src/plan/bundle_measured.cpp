@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "accept/interconnect_observed.hpp"
 #include "plan/offer.hpp"
 #include "core/statistics.hpp"
 
@@ -19,7 +20,10 @@ Measured measured_from_report(const accept::AcceptReport& report, const std::str
     if (c->id == "interconnect" && ran) {
       core::InterconnectClass cls{};
       bool any = false;
-      if (core::parse_interconnect_claim(c->observed, cls, any) && !any) m.interconnect = cls;
+      // The class part: a failed mesh adds what it misses after a comma (interconnect_observed.hpp).
+      if (core::parse_interconnect_claim(accept::observed_interconnect_class(c->observed), cls, any) && !any) {
+        m.interconnect = cls;
+      }
     }
     if (!ran || !c->measured) continue;
     if (c->id == "gpu.count") m.gpus = static_cast<int>(*c->measured);

@@ -185,5 +185,13 @@ TEST_F(CompareMetrics, PlanRanksTheBundlesAsOffersWithTheirMeasuredNumbers) {
   EXPECT_EQ(run_cli({"compare", "--plan", "llama-3-8b", path("h100") + "/report.json", path("l40s")}).exit_code, 2);
 }
 
+TEST_F(CompareMetrics, PlanReadsTheClassOfAMeshWithALinkDown) {
+  // Observed says "nvswitch_full_mesh, but GPU 2: 17 of 18 NVLink links up": the class is still read.
+  const auto run = run_cli({"compare", "--plan", "llama-3-8b", "--json", path("h100"), path("h100-link-down")});
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const auto j = json::parse(run.out);
+  for (const auto& o : j["offers"]) EXPECT_EQ(o["interconnect"], "nvswitch_full_mesh") << o["name"];
+}
+
 }  // namespace
 }  // namespace gpuvet::accept::testing
