@@ -10,6 +10,7 @@
 
 #include "analysis/bandwidth_envelope.hpp"
 #include "analysis/judge.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -186,7 +187,7 @@ void judge_matrix(const core::BandwidthRun& run, const core::BandwidthMatrix& mx
   for (const auto& cell : low) gpus.insert(gpus.end(), cell.gpus.begin(), cell.gpus.end());
   std::sort(gpus.begin(), gpus.end());
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
-  auto f = make_finding("bandwidth_below_expected", fail ? core::Severity::fail : core::Severity::warn, gpus,
+  auto f = make_finding(code::bandwidth_below_expected, fail ? core::Severity::fail : core::Severity::warn, gpus,
                         fmt::format("{} {}: {}", what, mx.testcase, fmt::join(parts, "; ")));
   f.evidence = {{"basis", s.expected_basis}, {"cells below 85 %", std::to_string(low.size())}};
   std::vector<std::string> causes;
@@ -234,7 +235,7 @@ CauseMap judge_far_numa(const core::BandwidthRun& run, std::vector<core::Finding
   }
   if (gpus.empty()) return causes;
   std::sort(gpus.begin(), gpus.end());
-  auto f = make_finding("host_copy_far_numa_faster", core::Severity::warn, gpus,
+  auto f = make_finding(code::host_copy_far_numa_faster, core::Severity::warn, gpus,
                         fmt::format("{}: {}", run.source, fmt::join(parts, "; ")));
   out.push_back(std::move(f));
   return causes;
@@ -266,7 +267,7 @@ void judge_p2p_access(const core::BandwidthRun& run, const core::Machine& machin
   gpus.erase(std::unique(gpus.begin(), gpus.end()), gpus.end());
   const bool consumer = fabric.model != nullptr && fabric.model->card_class == core::CardClass::consumer;
   const auto severity = over_nvlink ? core::Severity::fail : consumer ? core::Severity::info : core::Severity::warn;
-  auto f = make_finding("p2p_unavailable", severity, gpus,
+  auto f = make_finding(code::p2p_unavailable, severity, gpus,
                         fmt::format("{}: GPU pair{} {} cannot access each other's memory (P2P off): peer copies and "
                                     "NCCL traffic go through host memory",
                                     run.source, pairs.size() == 1 ? "" : "s", fmt::join(pairs, ", ")));
@@ -317,7 +318,7 @@ void judge_p2p_vs_staged(const core::BandwidthRun& run, std::vector<core::Findin
   const auto shown = pairs.size() > 8 ? fmt::format("{} and {} more", fmt::join(pairs.begin(), pairs.begin() + 8, ", "),
                                                     pairs.size() - 8)
                                       : fmt::format("{}", fmt::join(pairs, ", "));
-  auto f = make_finding("p2p_slower_than_staged", core::Severity::warn, gpus,
+  auto f = make_finding(code::p2p_slower_than_staged, core::Severity::warn, gpus,
                         fmt::format("{}: with P2P enabled, {} GPU pair{} ({}) copy at a median {} GB/s, below the {} GB/s "
                                     "they reach with P2P disabled (staged through host memory)",
                                     run.source, pairs.size(), pairs.size() == 1 ? "" : "s", shown,
@@ -337,7 +338,7 @@ void judge_failures(const core::BandwidthRun& run, std::vector<core::Finding>& o
   for (const auto& mx : run.matrices) {
     if (mx.status && mx.status->rfind("did not finish", 0) == 0) unfinished.push_back(mx.testcase);
   }
-  auto f = make_finding("benchmark_failed", core::Severity::fail, {},
+  auto f = make_finding(code::benchmark_failed, core::Severity::fail, {},
                         fmt::format("{}: the run failed{}{}: {}", run.source,
                                     data ? " its data check (a copy read back bytes it did not write)" : "",
                                     unfinished.empty() ? "" : fmt::format(" in {}", fmt::join(unfinished, ", ")),

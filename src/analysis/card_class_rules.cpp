@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -32,14 +33,14 @@ std::vector<core::Finding> check_card_class(const RuleContext& ctx) {
     const auto& [cls, members] = classes[i];
     const std::string cls_name(core::to_string(cls));
     if (workload == "train" && cls != core::CardClass::training) {
-      auto f = make_finding("card_class_mismatch", core::Severity::fail, members,
+      auto f = make_finding(code::card_class_mismatch, core::Severity::fail, members,
                             fmt::format("{} {} {} ({} card{}) rented for training", describe_gpus(members),
                                         members.size() == 1 ? "is" : "are", labels[i], cls_name,
                                         members.size() == 1 ? "" : "s"));
       f.evidence = {{"card_class", cls_name}, {"workload", workload}};
       out.push_back(std::move(f));
     } else if (workload == "infer" && cls == core::CardClass::training) {
-      auto f = make_finding("card_class_mismatch", core::Severity::info, members,
+      auto f = make_finding(code::card_class_mismatch, core::Severity::info, members,
                             fmt::format("{} {} training cards ({}) rented for inference: it works, but NVLink and "
                                         "FP64 are paid for and unused",
                                         describe_gpus(members), members.size() == 1 ? "is" : "are", labels[i]));
@@ -67,7 +68,7 @@ std::vector<core::Finding> check_card_class(const RuleContext& ctx) {
       parts.push_back(fmt::format("{} {}", describe_gpus(classes[i].second), core::to_string(classes[i].first)));
       if (tie || i != largest) minority.insert(minority.end(), classes[i].second.begin(), classes[i].second.end());
     }
-    auto f = make_finding("card_class_mismatch", core::Severity::warn, minority,
+    auto f = make_finding(code::card_class_mismatch, core::Severity::warn, minority,
                           fmt::format("Card classes are mixed in one machine: {}", fmt::join(parts, "; ")));
     for (const auto& [cls, members] : classes) {
       f.evidence.emplace_back(fmt::format("card_class {}", describe_gpus(members)), std::string(core::to_string(cls)));

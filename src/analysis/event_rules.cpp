@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 #include "analysis/xid_catalog.hpp"
 
@@ -71,7 +72,7 @@ void judge_xids(const core::Machine& m, std::vector<core::Finding>& out) {
                              : fmt::format("Xid {} ({}) logged {} on {}: {}", xid, meaning, times(total),
                                            events.size() == 1 ? "1 GPU" : fmt::format("{} GPUs", events.size()), fmt::join(where, "; "));
     std::sort(gpus.begin(), gpus.end());
-    auto f = make_finding("xid_logged", severity, gpus, message);
+    auto f = make_finding(code::xid_logged, severity, gpus, message);
     f.evidence = {{"xid", std::to_string(xid)},
                   {"first line", events.front()->text},
                   {"where", events.front()->where},
@@ -104,7 +105,7 @@ void judge_lost(const core::Machine& m, std::vector<core::Finding>& out) {
     }
     std::vector<int> gpus;
     add_gpu(m, e->pci_bus_id, gpus);
-    auto f = make_finding("gpu_lost", Severity::fail, gpus,
+    auto f = make_finding(code::gpu_lost, Severity::fail, gpus,
                           fmt::format("{} is lost: {}{}", gpu_label(m, e->pci_bus_id), what, count > 1 ? fmt::format(" (printed {})", times(count)) : ""));
     f.evidence = {{"line", e->text}, {"where", e->where}};
     found.push_back(std::move(f));
@@ -113,7 +114,7 @@ void judge_lost(const core::Machine& m, std::vector<core::Finding>& out) {
     if (p->pci_bus_id || found.empty()) {
       std::vector<int> gpus;
       add_gpu(m, p->pci_bus_id, gpus);
-      auto f = make_finding("gpu_lost", Severity::fail, gpus,
+      auto f = make_finding(code::gpu_lost, Severity::fail, gpus,
                             fmt::format("The NVIDIA driver failed to initialise {}", p->pci_bus_id ? gpu_label(m, p->pci_bus_id) : "a GPU (address not printed)"));
       f.evidence = {{"line", p->text}, {"where", p->where}};
       found.push_back(std::move(f));
@@ -130,7 +131,7 @@ void judge_inforom(const core::Machine& m, std::vector<core::Finding>& out) {
     if (e.kind != GpuEventKind::inforom_corrupted) continue;
     std::vector<int> gpus;
     add_gpu(m, e.pci_bus_id, gpus);
-    auto f = make_finding("inforom_corrupted", Severity::warn, gpus,
+    auto f = make_finding(code::inforom_corrupted, Severity::warn, gpus,
                           fmt::format("{}: nvidia-smi reports its infoROM corrupted (ECC and page retirement records may be lost)",
                                       gpu_label(m, e.pci_bus_id)));
     f.evidence = {{"line", e.text}, {"where", e.where}};

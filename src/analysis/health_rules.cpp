@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -32,7 +33,7 @@ void check_memory_health(const core::Gpu& gpu, std::vector<core::Finding>& out) 
       {"remap_failure", h.remap_failure ? (*h.remap_failure ? "yes" : "no") : "n/a"},
   };
   if (known_true(h.remap_pending)) {
-    auto f = make_finding("row_remap_pending", Severity::fail, {gpu.index},
+    auto f = make_finding(code::row_remap_pending, Severity::fail, {gpu.index},
                           fmt::format("GPU {} has a row remap pending: it needs a reset before its memory is "
                                       "trustworthy",
                                       gpu.index));
@@ -40,13 +41,13 @@ void check_memory_health(const core::Gpu& gpu, std::vector<core::Finding>& out) 
     out.push_back(std::move(f));
   }
   if (known_true(h.remap_failure)) {
-    auto f = make_finding("row_remap_failure", Severity::fail, {gpu.index},
+    auto f = make_finding(code::row_remap_failure, Severity::fail, {gpu.index},
                           fmt::format("GPU {} failed to remap a memory row: the GPU should be replaced", gpu.index));
     f.evidence = remap_evidence;
     out.push_back(std::move(f));
   }
   if ((correctable > 0 || uncorrectable > 0) && !known_true(h.remap_pending) && !known_true(h.remap_failure)) {
-    auto f = make_finding("remapped_rows", Severity::info, {gpu.index},
+    auto f = make_finding(code::remapped_rows, Severity::info, {gpu.index},
                           fmt::format("GPU {} has remapped {} memory row{} ({} correctable, {} uncorrectable); "
                                       "nothing pending",
                                       gpu.index, correctable + uncorrectable,
@@ -57,7 +58,7 @@ void check_memory_health(const core::Gpu& gpu, std::vector<core::Finding>& out) 
   const int retired = h.retired_pages_sbe.value_or(0) + h.retired_pages_dbe.value_or(0);
   const bool pending = known_true(h.retired_pages_pending);
   if (retired > 0 || pending) {
-    auto f = make_finding("retired_pages", pending ? Severity::fail : Severity::warn, {gpu.index},
+    auto f = make_finding(code::retired_pages, pending ? Severity::fail : Severity::warn, {gpu.index},
                           pending ? fmt::format("GPU {} has a page retirement pending a reboot ({} pages retired)",
                                                 gpu.index, retired)
                                   : fmt::format("GPU {} has retired {} memory page{}", gpu.index, retired,
@@ -89,7 +90,7 @@ std::vector<core::Finding> check_health(const RuleContext& ctx) {
   }
   for (const auto& [reasons, gpus] : by_reasons) {
     const bool hardware = std::any_of(reasons.begin(), reasons.end(), hardware_reason);
-    auto f = make_finding("throttle_active", hardware ? Severity::warn : Severity::info, gpus,
+    auto f = make_finding(code::throttle_active, hardware ? Severity::warn : Severity::info, gpus,
                           fmt::format("{} report{} clocks held back: {}", describe_gpus(gpus),
                                       gpus.size() == 1 ? "s" : "", fmt::join(reasons, ", ")));
     f.evidence = {{"active reasons", fmt::format("{}", fmt::join(reasons, ", "))}};

@@ -1,6 +1,7 @@
 // Interconnect findings: the class itself (always, as info) and a mismatch with the claim.
 #include <fmt/format.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -33,7 +34,7 @@ std::vector<core::Finding> check_interconnect(const RuleContext& ctx) {
   const bool any_gpu = !ctx.machine.gpus.empty() || (ctx.machine.links && ctx.machine.links->size() > 0);
   if (!any_gpu) return out;
   const core::InterconnectSummary& ic = ctx.interconnect;
-  auto cls_finding = make_finding("interconnect_class", core::Severity::info, all_gpu_indices(ctx), ic.headline);
+  auto cls_finding = make_finding(code::interconnect_class, core::Severity::info, all_gpu_indices(ctx), ic.headline);
   cls_finding.evidence = {
       {"class", std::string(core::to_string(ic.cls))},
       {"reasoning", ic.reasoning},
@@ -52,7 +53,7 @@ std::vector<core::Finding> check_interconnect(const RuleContext& ctx) {
   if (ok) return out;
   const std::string claim = ctx.expect.interconnect_any_nvlink_mesh ? std::string("an NVLink full mesh")
                                                                      : std::string(class_words(*expected));
-  auto f = make_finding("interconnect_not_as_claimed", core::Severity::fail, all_gpu_indices(ctx),
+  auto f = make_finding(code::interconnect_not_as_claimed, core::Severity::fail, all_gpu_indices(ctx),
                         fmt::format("Expected {}, found {}: {}", claim, class_words(ic.cls), ic.headline));
   f.evidence = {
       {"expected", ctx.expect.interconnect_any_nvlink_mesh ? std::string("nvlink (any full mesh)")

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -33,11 +34,11 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
     }
     const std::string notes = fmt::format("{}", fmt::join(m.notes, "; "));
     core::Finding f =
-        trimmed ? make_finding("gpu_missing", Severity::warn, absent,
+        trimmed ? make_finding(code::gpu_missing, Severity::warn, absent,
                                fmt::format("The input shows {} of {} attached GPUs; it was trimmed ({}), so the "
                                            "missing ones cannot be judged",
                                            listed, *m.attached_gpus, notes))
-                : make_finding("gpu_missing", Severity::fail, absent,
+                : make_finding(code::gpu_missing, Severity::fail, absent,
                                fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
     if (trimmed) f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
     f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(listed)}};
@@ -56,7 +57,7 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
       if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
     }
     if (!absent.empty()) {
-      auto f = make_finding("gpu_missing", Severity::warn, absent,
+      auto f = make_finding(code::gpu_missing, Severity::warn, absent,
                             fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown{}", listed,
                                         max_index, describe_gpus(absent), trimmed ? " (the input was trimmed)" : ""));
       f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
@@ -71,7 +72,7 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
     if (m.attached_gpus) have = *m.attached_gpus;
     else if (!trimmed) have = listed;
     if (have && *have != *ctx.expect.gpu_count) {
-      auto f = make_finding("gpu_missing", Severity::fail, {},
+      auto f = make_finding(code::gpu_missing, Severity::fail, {},
                             fmt::format("Expected {} GPUs, found {}", *ctx.expect.gpu_count, *have));
       f.evidence = {{"expected_gpus", std::to_string(*ctx.expect.gpu_count)}, {"found_gpus", std::to_string(*have)}};
       out.push_back(std::move(f));
@@ -145,7 +146,7 @@ core::Finding differing(std::string_view key, std::string_view words, const Grou
                           named.size() == 1 ? "differs in " + std::string(words) : "differ in " + std::string(words),
                           fmt::join(parts, "; "), groups[0].second.size(), groups[0].first);
   }
-  auto f = make_finding("mixed_inventory", severity, named, message);
+  auto f = make_finding(code::mixed_inventory, severity, named, message);
   for (const auto& [value, gpus] : groups) f.evidence.emplace_back(fmt::format("{} {}", key, describe_gpus(gpus)), value);
   if (!tie) f.evidence.emplace_back(fmt::format("expected {}", key), groups[0].first);
   return f;

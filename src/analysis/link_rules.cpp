@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -30,7 +31,7 @@ std::vector<core::Finding> check_pcie(const RuleContext& ctx) {
   for (const auto& gpu : ctx.machine.gpus) {
     const auto& l = gpu.pcie;
     std::vector<std::string> problems;
-    auto f = make_finding("pcie_link_degraded", Severity::warn, {gpu.index}, "");
+    auto f = make_finding(code::pcie_link_degraded, Severity::warn, {gpu.index}, "");
     if (l.width_current && l.width_max && *l.width_current < *l.width_max) {
       // Lanes do not downshift at idle: a narrow link is a seating, riser or slot fault and
       // halves (or worse) host<->device bandwidth.
@@ -77,7 +78,7 @@ bool peer_port_down(const RuleContext& ctx, size_t p, std::vector<core::Finding>
     }
   }
   if (down.empty()) return false;
-  auto f = make_finding("nvlink_down", Severity::fail, {gpu.index},
+  auto f = make_finding(code::nvlink_down, Severity::fail, {gpu.index},
                         fmt::format("GPU {} has NVLink {} {} down while GPU {} has {} up ({} links up)", gpu.index,
                                     down.size() == 1 ? "link" : "links", fmt::join(down, ", "), peer,
                                     down.size() == 1 ? "it" : "them", active));
@@ -118,7 +119,7 @@ std::vector<int> check_ports(const RuleContext& ctx, std::vector<core::Finding>&
     // Some sources list more ports than the model wires up; only a shortfall is a fault.
     if (active >= model->nvlink_links) continue;
     auto f = make_finding(
-        "nvlink_down", Severity::fail, {gpu.index},
+        code::nvlink_down, Severity::fail, {gpu.index},
         none_listed ? fmt::format("GPU {} has no active NVLink: 0 of {} links up", gpu.index, model->nvlink_links)
                     : fmt::format("GPU {} has NVLink {} {} inactive: {} of {} links up", gpu.index,
                                   inactive.size() == 1 ? "link" : "links", fmt::join(inactive, ", "), active,
@@ -130,7 +131,7 @@ std::vector<int> check_ports(const RuleContext& ctx, std::vector<core::Finding>&
     named.push_back(gpu.index);
   }
   if (!no_bridge.empty()) {
-    auto f = make_finding("nvlink_not_bridged", Severity::info, no_bridge,
+    auto f = make_finding(code::nvlink_not_bridged, Severity::info, no_bridge,
                           fmt::format("{}: no NVLink bridge fitted (every NVLink port inactive); GPU pairs talk "
                                       "over PCIe",
                                       describe_gpus(no_bridge)));
@@ -157,7 +158,7 @@ void check_mesh_counts(const RuleContext& ctx, const std::vector<int>& already, 
       bool any = false;
       for (int q = 0; q < n; ++q) any = any || (q != p && links.at(p, q).is_nvlink());
       if (any) continue;
-      auto f = make_finding("nvlink_down", Severity::fail, {index_of(p)},
+      auto f = make_finding(code::nvlink_down, Severity::fail, {index_of(p)},
                             fmt::format("GPU {} ({}) has no NVLink to any peer while the other GPUs do", index_of(p),
                                         model->display_name));
       f.evidence = {{"nvlink peers", "0"}, {"expected links", std::to_string(model->nvlink_links)}};
@@ -196,7 +197,7 @@ void check_mesh_counts(const RuleContext& ctx, const std::vector<int>& already, 
     if (!all_low) continue;
     culprits.push_back(a);
     if (already_named(a)) continue;
-    auto f = make_finding("nvlink_down", Severity::fail, {index_of(a)},
+    auto f = make_finding(code::nvlink_down, Severity::fail, {index_of(a)},
                           fmt::format("GPU {} has NV{} to its peers where the other GPUs have NV{}: {} NVLink{} down",
                                       index_of(a), lowest, reference, reference - lowest,
                                       reference - lowest == 1 ? " is" : "s are"));
@@ -210,7 +211,7 @@ void check_mesh_counts(const RuleContext& ctx, const std::vector<int>& already, 
       const bool culprit = std::find(culprits.begin(), culprits.end(), a) != culprits.end() ||
                            std::find(culprits.begin(), culprits.end(), b) != culprits.end();
       if (nv >= reference || culprit || (already_named(a) && already_named(b))) continue;
-      auto f = make_finding("nvlink_down", Severity::fail, {index_of(a), index_of(b)},
+      auto f = make_finding(code::nvlink_down, Severity::fail, {index_of(a), index_of(b)},
                             fmt::format("GPU {} and GPU {} are bonded by NV{} where the other pairs have NV{}",
                                         index_of(a), index_of(b), nv, reference));
       f.evidence = {{fmt::format("GPU {}-GPU {}", index_of(a), index_of(b)), fmt::format("NV{}", nv)},
@@ -233,7 +234,7 @@ void check_catalogue_links(const RuleContext& ctx, std::vector<core::Finding>& o
   }
   std::vector<int> named;
   for (const auto& f : out) {
-    if (f.code == "nvlink_down") named.insert(named.end(), f.gpus.begin(), f.gpus.end());
+    if (f.code == code::nvlink_down) named.insert(named.end(), f.gpus.begin(), f.gpus.end());
   }
   const core::LinkMatrix& links = *m.links;
   std::map<std::pair<int, int>, std::vector<int>> short_gpus;  // (bonded, expected) -> GPU indices
@@ -253,7 +254,7 @@ void check_catalogue_links(const RuleContext& ctx, std::vector<core::Finding>& o
   for (const auto& [counts, gpus] : short_gpus) {
     const auto [bonded, expected] = counts;
     const bool via_switch = cls == core::InterconnectClass::nvswitch_full_mesh;
-    auto f = make_finding("nvlink_down", Severity::fail, gpus,
+    auto f = make_finding(code::nvlink_down, Severity::fail, gpus,
                           fmt::format("{} {} {} NVLinks where the model has {}: {} link{} per GPU down or disabled",
                                       describe_gpus(gpus), gpus.size() == 1 ? "bonds" : "bond", bonded, expected,
                                       expected - bonded, expected - bonded == 1 ? "" : "s"));
@@ -274,7 +275,7 @@ void check_fabric(const RuleContext& ctx, std::vector<core::Finding>& out) {
     states.push_back(fmt::format("GPU {}: {}", gpu.index, *gpu.fabric_state));
   }
   if (not_ready.empty()) return;
-  auto f = make_finding("fabric_not_ready", Severity::fail, not_ready,
+  auto f = make_finding(code::fabric_not_ready, Severity::fail, not_ready,
                         fmt::format("{}: NVSwitch fabric state is not Completed, so NVLink is not usable",
                                     describe_gpus(not_ready)));
   f.evidence = {{"fabric state", fmt::format("{}", fmt::join(states, "; "))}};

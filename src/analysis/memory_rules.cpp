@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -80,7 +81,7 @@ std::vector<core::Finding> check_memory(const RuleContext& ctx) {
   std::vector<core::Finding> out;
   for (const auto& key : order) {
     const Shortfall& g = groups.at(key);
-    auto f = make_finding("memory_below_advertised", core::Severity::fail, g.gpus,
+    auto f = make_finding(code::memory_below_advertised, core::Severity::fail, g.gpus,
                           fmt::format("{} {} {:.1f} GiB of memory, less than advertised ({})", describe_gpus(g.gpus),
                                       g.gpus.size() == 1 ? "has" : "have", static_cast<double>(key.first) / 1024,
                                       g.worst_basis));

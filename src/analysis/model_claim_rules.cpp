@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -26,7 +27,7 @@ std::vector<core::Finding> check_model_claim(const RuleContext& ctx) {
   }
   std::vector<core::Finding> out;
   for (const auto& [label, gpus] : others) {
-    auto f = make_finding("model_not_as_claimed", core::Severity::fail, gpus,
+    auto f = make_finding(code::model_not_as_claimed, core::Severity::fail, gpus,
                           fmt::format("{} {} {}, not the {} that was sold (--expect-model)", describe_gpus(gpus),
                                       gpus.size() == 1 ? "is" : "are", label, sold_name));
     f.evidence = {{"expected_model", sold_name}, {"found_model", label}, {"gpus", fmt::format("{}", gpus.size())}};

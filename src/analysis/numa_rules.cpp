@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -84,7 +85,7 @@ std::vector<core::Finding> check_imbalance(const RuleContext& ctx) {
         split.push_back(std::to_string(members.size()));
         if (members.size() == hi) crowded.insert(crowded.end(), members.begin(), members.end());
       }
-      auto f = make_finding("numa_imbalance", Severity::warn, crowded,
+      auto f = make_finding(code::numa_imbalance, Severity::warn, crowded,
                             fmt::format("GPUs are spread {} over {} NUMA nodes: ranks on the crowded node share "
                                         "its memory and PCIe bandwidth",
                                         fmt::join(split, "+"), gpus_on.size()));
@@ -100,7 +101,7 @@ std::vector<core::Finding> check_imbalance(const RuleContext& ctx) {
     for (const auto& nic : *m.nics) {
       const auto n = node_of(nic.numa_node);
       if (!n || std::find(nodes->begin(), nodes->end(), *n) != nodes->end()) continue;
-      auto f = make_finding("numa_imbalance", Severity::warn, {},
+      auto f = make_finding(code::numa_imbalance, Severity::warn, {},
                             fmt::format("NIC {} sits on NUMA node {}, where there is no GPU: GPUDirect RDMA through "
                                         "it crosses sockets",
                                         nic_label(nic), *n));
@@ -122,7 +123,7 @@ std::vector<core::Finding> check_imbalance(const RuleContext& ctx) {
     if (nearest && *nearest == LinkKind::sys) far.push_back(m.gpus[p].index);
   }
   if (!far.empty()) {
-    auto f = make_finding("numa_imbalance", Severity::warn, far,
+    auto f = make_finding(code::numa_imbalance, Severity::warn, far,
                           fmt::format("{} reach{} the nearest NIC only across the inter-socket link (SYS)",
                                       describe_gpus(far), far.size() == 1 ? "es" : ""));
     f.evidence = {{"nearest nic path", "SYS"}};
@@ -157,7 +158,7 @@ std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
       if (others > same.size()) {
         std::vector<std::string> parts;
         for (const auto& [on, members] : other) parts.push_back(fmt::format("{} on node {}", describe_gpus(members), on));
-        auto f = make_finding("gpu_numa_misplaced", Severity::warn, {gpu.index},
+        auto f = make_finding(code::gpu_numa_misplaced, Severity::warn, {gpu.index},
                               fmt::format("GPU {} reports NUMA node {} but shares a PCIe switch with {}", gpu.index,
                                           *node, fmt::join(parts, ", ")));
         f.evidence.emplace_back(fmt::format("GPU {} numa node", gpu.index), std::to_string(*node));
@@ -179,7 +180,7 @@ std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
         evidence.emplace_back(fmt::format("{} numa node", nic_label(nic)), std::to_string(*nn));
       }
       if (!nics.empty()) {
-        auto f = make_finding("gpu_numa_misplaced", Severity::warn, {gpu.index},
+        auto f = make_finding(code::gpu_numa_misplaced, Severity::warn, {gpu.index},
                               fmt::format("GPU {} reports NUMA node {} but shares a PCIe switch with {}", gpu.index,
                                           *node, fmt::join(nics, ", ")));
         f.evidence = std::move(evidence);
@@ -223,7 +224,7 @@ std::vector<core::Finding> check_misplaced(const RuleContext& ctx) {
   for (size_t g = 0; g < affinity_groups.size(); ++g) {
     const auto& [tail, members] = affinity_groups[g];
     const bool one = members.size() == 1;
-    auto f = make_finding("gpu_numa_misplaced", Severity::warn, members,
+    auto f = make_finding(code::gpu_numa_misplaced, Severity::warn, members,
                           describe_gpus(members) + " " + fmt::format(fmt::runtime(tail), one ? "s" : "", one ? "its" : "their"));
     f.evidence = affinity_evidence[g];
     out.push_back(std::move(f));

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rules.hpp"
 
 namespace gpuvet::analysis {
@@ -32,7 +33,7 @@ std::vector<core::Finding> check_nvlink_counters(const RuleContext& ctx) {
       }
     }
     if (counts.empty()) continue;
-    auto f = make_finding("nvlink_error_counters", core::Severity::warn, {gpu.index},
+    auto f = make_finding(code::nvlink_error_counters, core::Severity::warn, {gpu.index},
                           fmt::format("GPU {} has counted NVLink errors since the counters were last reset: {}", gpu.index,
                                       fmt::join(counts, "; ")));
     f.evidence = {{"counters", fmt::format("{}", fmt::join(counts, "; "))}, {"saturated", any_saturated ? "yes" : "no"}};
@@ -47,7 +48,7 @@ std::vector<core::Finding> check_mig(const RuleContext& ctx) {
     if (known_true(gpu.mig_enabled)) gpus.push_back(gpu.index);
   }
   if (gpus.empty()) return {};
-  auto f = make_finding("mig_enabled", core::Severity::warn, gpus,
+  auto f = make_finding(code::mig_enabled, core::Severity::warn, gpus,
                         fmt::format("MIG mode is enabled on {}: each is split into GPU instances, so whole-GPU benchmarks, "
                                     "NCCL across GPUs and peer copies cannot use {} as a whole",
                                     describe_gpus(gpus), gpus.size() == 1 ? "it" : "them"));

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "analysis/judge.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -33,7 +34,7 @@ void judge_vram(const core::VramRun& run, core::Assessment& assessment) {
       const std::string where = last + 8 - first < (1u << 20)
                                     ? fmt::format("at {} ({} KiB region)", gib(first), (last + 8 - first + 1023) / 1024)
                                     : fmt::format("between {} and {}", gib(first), gib(last + 8));
-      auto f = make_finding("vram_errors", core::Severity::fail, {check.gpu},
+      auto f = make_finding(code::vram_errors, core::Severity::fail, {check.gpu},
                             fmt::format("GPU {} ({}): memory read back wrong {} into the tested range", check.gpu,
                                         check.name, where));
       f.evidence = {{"miscompares", fmt::format("{}", fmt::join(parts, "; "))}, {"seed", fmt::format("{:#x}", run.seed)}};
@@ -50,7 +51,7 @@ void judge_vram(const core::VramRun& run, core::Assessment& assessment) {
     const double tested = static_cast<double>(*check.tested_bytes);
     const double allowed_gap = std::max(kShortMinGiB * kGiB, kShortShare * total);
     if (total - tested <= allowed_gap) continue;
-    auto f = make_finding("vram_short", core::Severity::fail, {check.gpu},
+    auto f = make_finding(code::vram_short, core::Severity::fail, {check.gpu},
                           fmt::format("GPU {} ({}): only {} of the {} it reports could be allocated and verified", check.gpu,
                                       check.name, gib(*check.tested_bytes), gib(*check.total_bytes)));
     f.evidence = {{"usable", gib(*check.tested_bytes)},
