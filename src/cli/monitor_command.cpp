@@ -6,6 +6,7 @@
 // and asks lost GPUs again (nothing is re-read from disk).
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -13,6 +14,7 @@
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "backends/nvml/nvml_telemetry.hpp"
 #include "backends/sim/burnin_sim_backends.hpp"
@@ -247,6 +249,22 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   auto port = server.start();
   if (!port) return port.error().with_context("starting the endpoint");
   log.info(fmt::format("serving /metrics, /alerts and /healthz on {}", server.describe()));
+  if (config.baseline) {
+    // A GPU the bundle has no burn-in results for is not compared: say so, it is not a pass.
+    std::vector<int> compared, missing;
+    for (const auto& g : *gpus) {
+      const bool has = std::any_of(config.baseline->gpus.begin(), config.baseline->gpus.end(),
+                                   [&](const core::TrendBaselineGpu& b) { return b.gpu == g.index; });
+      (has ? compared : missing).push_back(g.index);
+    }
+    log.info(fmt::format("baseline {}{}: GPU(s) {} compared with their acceptance burn-in (baseline_drift)", config.baseline->label,
+                         config.baseline->finished_utc.empty() ? "" : " (" + config.baseline->finished_utc + ")",
+                         fmt::join(compared, ",")));
+    if (!missing.empty()) {
+      log.warning(fmt::format("baseline {}: no burn-in results for GPU(s) {}: not compared with an acceptance baseline",
+                              config.baseline->label, fmt::join(missing, ",")));
+    }
+  }
 
   DaemonSignalGuard signal_guard;
   monitor::MonitorDaemon daemon(*source.value(), *store, board, *clock, wall, log, config);

@@ -36,6 +36,8 @@ grep -q 'alert baseline_drift (warn): GPU 3 passed its acceptance burn-in at [0-
 
 monitor --baseline "$work/bundle"
 [ "$rc" = 0 ] || fail "clean run: exit $rc, expected 0"
+grep -q "^<6>gpuvet: baseline $work/bundle ([^)]*): GPU(s) 0,1,2,3,4,5,6,7 compared with their acceptance burn-in" "$work/err" ||
+  fail "the log does not say which GPUs are compared with the baseline"
 if grep -q 'alert baseline_drift' "$work/err"; then fail "a clean machine drifted from its own baseline"; fi
 
 monitor --baseline "$work/l40s-bundle"
