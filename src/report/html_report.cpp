@@ -10,6 +10,7 @@
 #include "report/html_escape.hpp"
 #include "report/identity_section.hpp"
 #include "report/svg_charts.hpp"
+#include "report/why_fold.hpp"
 
 namespace gpuvet::report {
 
@@ -203,7 +204,7 @@ std::string render_accept_html(const accept::AcceptReport& r, const core::Machin
   out += "<div class=\"details\">\n";
   if (!r.why.empty()) {
     out += "<h2 id=\"why\">Why</h2>\n<ul class=\"why\">\n";
-    for (const auto& w : r.why) out += "<li>" + esc(w) + "</li>\n";
+    for (const auto& w : fold_why(r)) out += "<li>" + esc(w) + "</li>\n";  // a culprit once, as in text and md
     out += "</ul>\n";
   }
   out += clauses_table(r);

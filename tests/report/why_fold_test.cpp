@@ -2,6 +2,7 @@
 // quoted once; the GPU sets it explains are counted, not quoted; report.json's data is untouched.
 #include <gtest/gtest.h>
 
+#include "report/html_report.hpp"
 #include "report/markdown_report.hpp"
 #include "report/why_fold.hpp"
 
@@ -54,6 +55,17 @@ TEST(WhyFold, AStragglerIsQuotedOnceAndItsSetsAreCounted) {
   EXPECT_EQ(why[2], r.why[2]);  // GPUs 5,6 do not hold GPU 3
   EXPECT_EQ(why[3], r.why[3]);
   EXPECT_EQ(r.why[1].find("again"), std::string::npos);  // the report's own lines are not changed
+}
+
+TEST(HtmlReport, WhyListQuotesTheCulpritOnce) {
+  const auto html = render_accept_html(straggler_report(), nullptr);
+  const auto start = html.find("<ul class=\"why\">");
+  ASSERT_NE(start, std::string::npos);
+  const auto why = html.substr(start, html.find("</ul>", start) - start);
+  const auto first = why.find("slows every collective it joins");
+  ASSERT_NE(first, std::string::npos) << why;
+  EXPECT_EQ(why.find("slows every collective it joins", first + 1), std::string::npos) << why;
+  EXPECT_NE(why.find("GPU 3 again (straggler_gpu, as above)"), std::string::npos) << why;
 }
 
 TEST(WhyFold, NoCulpritLeavesTheLinesAsTheyAre) {
