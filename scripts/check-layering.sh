@@ -48,7 +48,7 @@ IMPURE_SYSTEM = re.compile(
     r"httplib\.h|openssl/.*|thread|filesystem)$")
 
 # Files whose library is not their folder's (src/accept holds three libraries, see its CMakeLists).
-ACCEPT_MODEL = {"accept_model", "accept_json", "compare", "compare_metrics"}
+ACCEPT_MODEL = {"accept_model", "accept_json", "compare", "compare_metrics", "interconnect_observed"}
 ACCEPT_STAGE = re.compile(r"^(.*_stages?|.*_pipeline)$")
 
 def layer_of(rel):
