@@ -60,6 +60,11 @@ inline constexpr std::string_view benchmark_failed = "benchmark_failed";
 inline constexpr std::string_view nccl_tests_not_joined = "nccl_tests_not_joined";
 inline constexpr std::string_view p2p_slower_than_staged = "p2p_slower_than_staged";
 inline constexpr std::string_view model_not_as_claimed = "model_not_as_claimed";
+inline constexpr std::string_view hotter_than_peers = "hotter_than_peers";
+inline constexpr std::string_view slower_than_peers = "slower_than_peers";
+inline constexpr std::string_view baseline_drift = "baseline_drift";
+inline constexpr std::string_view utilization_below_peers = "utilization_below_peers";
+inline constexpr std::string_view remapped_rows_growing = "remapped_rows_growing";
 
 // Every id above, for the test that holds them to the catalogue.
 inline constexpr std::string_view kAll[] = {
@@ -73,7 +78,8 @@ inline constexpr std::string_view kAll[] = {
     ecc_errors_new, xid_event, nvlink_errors_growing, pcie_replays, compute_miscompare,
     plan_does_not_fit, plan_interconnect_rule_of_thumb, plan_sharding_over_slow_link,
     plan_comm_dominated, gpu_lost, xid_logged, inforom_corrupted, nvlink_error_counters, mig_enabled,
-    benchmark_failed, nccl_tests_not_joined, p2p_slower_than_staged, model_not_as_claimed
+    benchmark_failed, nccl_tests_not_joined, p2p_slower_than_staged, model_not_as_claimed, hotter_than_peers,
+    slower_than_peers, baseline_drift, utilization_below_peers, remapped_rows_growing
 };
 
 }  // namespace gpuvet::analysis::code

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "analysis/baseline_drift.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 #include "analysis/trend_rules.hpp"
 
@@ -73,7 +74,7 @@ void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& b
       const double drift = *standing.busy_temp_c - *b->temp_c;
       const auto severity = baseline_hotter_severity(drift, th.baseline_temp_c);
       if (severity != core::Severity::info) {
-        auto f = make_finding("baseline_drift", severity, {gpu},
+        auto f = make_finding(code::baseline_drift, severity, {gpu},
                               fmt::format("GPU {} passed its acceptance burn-in at {:.0f} °C; under load it now runs at {:.0f} °C (+{:.1f} °C)",
                                           gpu, *b->temp_c, *standing.busy_temp_c, drift));
         f.evidence = {{"temperature", fmt::format("{:.1f} °C now, {:.1f} °C at acceptance", *standing.busy_temp_c, *b->temp_c)},
@@ -87,7 +88,7 @@ void baseline_rules(const TrendHistory& h, const std::optional<TrendBaseline>& b
       const double drift = 1 - *standing.busy_sm_clock_mhz / *b->sm_clock_mhz;
       const auto severity = baseline_slower_severity(drift, th.baseline_clock_share);
       if (severity != core::Severity::info) {
-        auto f = make_finding("baseline_drift", severity, {gpu},
+        auto f = make_finding(code::baseline_drift, severity, {gpu},
                               fmt::format("GPU {} passed its acceptance burn-in at {:.0f} MHz; under load it now runs at {:.0f} MHz ({:.1f} % lower)",
                                           gpu, *b->sm_clock_mhz, *standing.busy_sm_clock_mhz, drift * 100));
         f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz now, {:.0f} MHz at acceptance", *standing.busy_sm_clock_mhz, *b->sm_clock_mhz)},

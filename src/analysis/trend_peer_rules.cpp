@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/finding_codes.hpp"
 #include "analysis/rule_support.hpp"
 #include "analysis/trend_rules.hpp"
 
@@ -145,7 +146,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
       const double own = *median_of(t.hot_own);
       const double peers = *median_of(t.hot_peers);
       const auto severity = stands_out(t.hot_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
-      auto f = make_finding("hotter_than_peers", severity, {gpu},
+      auto f = make_finding(code::hotter_than_peers, severity, {gpu},
                             fmt::format("GPU {} ran {:.1f} °C hotter than its peers at the same load for {} of {} ({:.0f} °C against {:.0f} °C)",
                                         gpu, own - peers, hours(t.hot_s), hours(t.comparable_s), own, peers));
       f.evidence = {{"temperature", fmt::format("{:.1f} °C (median of the buckets it stood out)", own)},
@@ -160,7 +161,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
       const double own = *median_of(t.slow_own);
       const double peers = *median_of(t.slow_peers);
       const auto severity = stands_out(t.slow_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
-      auto f = make_finding("slower_than_peers", severity, {gpu},
+      auto f = make_finding(code::slower_than_peers, severity, {gpu},
                             fmt::format("GPU {} ran {:.1f} % below its peers' SM clock at the same load for {} of {} ({:.0f} MHz against {:.0f} MHz)",
                                         gpu, (1 - own / peers) * 100, hours(t.slow_s), hours(t.comparable_s), own, peers));
       f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz (median of the buckets it stood out)", own)},

@@ -53,14 +53,6 @@ std::string label(int gpu) { return std::to_string(gpu); }
 
 }  // namespace
 
-std::vector<std::string> suite_testcases(BandwidthSuite suite) {
-  std::vector<std::string> out;
-  for (const auto& t : testcases()) {
-    if (t.suite == suite) out.push_back(t.key);
-  }
-  return out;
-}
-
 core::Result<core::BandwidthRun> run_bandwidth_suite(api::CopyBackend& backend, BandwidthSuite suite,
                                                      const BandwidthOptions& options) {
   auto context = CopyContext::open(backend, options);

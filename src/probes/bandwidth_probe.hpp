@@ -27,9 +27,6 @@ struct BandwidthOptions {
   std::function<void(const std::string&)> on_testcase;
 };
 
-// The testcase keys a suite runs, in order.
-std::vector<std::string> suite_testcases(BandwidthSuite suite);
-
 // Runs every testcase of the suite. A cell whose samples fail is absent with the backend's own
 // words; a testcase that cannot run at all (one GPU for a peer test, one NUMA node for a far
 // row) keeps its matrix with a status saying why. Fails only when the backend cannot list GPUs
