@@ -116,7 +116,9 @@ std::optional<core::Error> TelemetryStore::prune(const Retention& retention, dou
     keyframes_.pop_front();
   }
   if (cut) {
-    const auto [cut_s, cut_rowid] = *cut;
+    // Plain copies: clang 14 (the fuzz build) cannot capture structured bindings in a lambda.
+    const double cut_s = cut->first;
+    const auto cut_rowid = cut->second;
     if (auto e = run_sql(d, "DELETE FROM ticks WHERE rowid < ?", [&](Statement& s) { s.bind(1, cut_rowid); })) return e;
     if (auto e = run_sql(d, "DELETE FROM sample_absences WHERE t_s < ?", [&](Statement& s) { s.bind(1, cut_s); })) return e;
     // Each link keeps its newest row before the cut: the counters the first kept sample reads.
