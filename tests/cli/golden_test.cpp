@@ -3,12 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "cli_runner.hpp"
 
-using gpuvet::testing::fixture;
 using gpuvet::testing::run_cli;
 
 namespace {
@@ -18,6 +18,11 @@ struct Golden {
   std::vector<std::string> args;
   int exit_code;
 };
+
+// Fixture arguments are given relative to the fixture root, and the test runs from there: the
+// text output wraps long lines, so an absolute path would make the wrapping depend on where the
+// checkout lives.
+std::string fixture(const std::string& relative) { return relative; }
 
 std::string golden_path(const std::string& name) { return std::string(GPUVET_GOLDEN) + "/" + name; }
 
@@ -58,9 +63,23 @@ std::string without_fixture_root(std::string text) {
   return text;
 }
 
+class WorkingDirectory {
+ public:
+  explicit WorkingDirectory(const std::filesystem::path& dir) : previous_(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~WorkingDirectory() { std::filesystem::current_path(previous_); }
+  WorkingDirectory(const WorkingDirectory&) = delete;
+  WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+ private:
+  std::filesystem::path previous_;
+};
+
 }  // namespace
 
 TEST(Golden, OutputsMatchCheckedInFiles) {
+  const WorkingDirectory in_fixtures(GPUVET_FIXTURES);
   const bool update = std::getenv("GPUVET_UPDATE_GOLDEN") != nullptr;
   for (const auto& g : goldens()) {
     SCOPED_TRACE(g.name);
