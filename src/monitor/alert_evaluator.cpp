@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "analysis/finding_catalog.hpp"
+#include "analysis/finding_codes.hpp"
 #include "analysis/xid_catalog.hpp"
 
 namespace gpuvet::monitor {
@@ -300,7 +301,7 @@ void AlertEvaluator::State::pcie_rule(GpuWatch& g, const core::TelemetrySample& 
 void AlertEvaluator::State::memory_and_link_alerts(int gpu, const GpuWatch& g, std::vector<MonitorAlert>& out) const {
   const double w = th.counter_window_s;
   if (g.remap_failed.on()) {
-    out.push_back(make_alert("row_remap_failure", core::Severity::fail, {gpu}, g.remap_failed.since_ms,
+    out.push_back(make_alert(analysis::code::row_remap_failure, core::Severity::fail, {gpu}, g.remap_failed.since_ms,
                              fmt::format("GPU {}: a row remap failed (no spare row left) since {}", gpu,
                                          utc(g.remap_failed.since_ms)),
                              {{"since", utc(g.remap_failed.since_ms)}}));
@@ -309,7 +310,7 @@ void AlertEvaluator::State::memory_and_link_alerts(int gpu, const GpuWatch& g, s
   if (unc || cor) {
     const std::int64_t from = unc ? g.remapped_uncorrectable.since_ms : g.remapped_correctable.since_ms;
     const std::uint64_t unc_new = unc ? g.remapped_uncorrectable.growth : 0, cor_new = cor ? g.remapped_correctable.growth : 0;
-    out.push_back(make_alert("remapped_rows_growing", unc ? core::Severity::fail : core::Severity::warn, {gpu}, from,
+    out.push_back(make_alert(analysis::code::remapped_rows_growing, unc ? core::Severity::fail : core::Severity::warn, {gpu}, from,
                              fmt::format("GPU {}: memory rows remapped since {} (+{} for uncorrectable, +{} for correctable errors)",
                                          gpu, utc(from), unc_new, cor_new),
                              {{"uncorrectable_new", std::to_string(unc_new)}, {"correctable_new", std::to_string(cor_new)}}));
@@ -319,7 +320,7 @@ void AlertEvaluator::State::memory_and_link_alerts(int gpu, const GpuWatch& g, s
   if (narrow || slow) {
     const Held& held = narrow ? g.pcie_narrow : g.pcie_slow;
     out.push_back(make_alert(
-        "pcie_link_degraded", narrow ? core::Severity::fail : core::Severity::warn, {gpu}, held.since_ms,
+        analysis::code::pcie_link_degraded, narrow ? core::Severity::fail : core::Severity::warn, {gpu}, held.since_ms,
         fmt::format("GPU {}: PCIe link {} since {}{}", gpu, g.pcie_link.empty() ? std::string("below its maximum") : g.pcie_link,
                     utc(held.since_ms), narrow ? "" : " while busy"),
         {{"link", g.pcie_link}, {"narrow", narrow ? "true" : "false"}, {"held_s", number(now_t - held.from_t, 0)}}));
@@ -333,7 +334,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
   std::vector<MonitorAlert> out;
   for (const auto& [gpu, g] : st.watch) {
     if (g.lost) {
-      out.push_back(make_alert("gpu_lost", core::Severity::fail, {gpu}, g.lost_since_ms,
+      out.push_back(make_alert(analysis::code::gpu_lost, core::Severity::fail, {gpu}, g.lost_since_ms,
                                fmt::format("GPU {} stopped answering since {} ({})", gpu, utc(g.lost_since_ms),
                                            g.lost_reason.empty() ? "no reading" : g.lost_reason),
                                {{"lost_since", utc(g.lost_since_ms)}}));
@@ -342,7 +343,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     if (g.util_low.on() && g.window_util) {
       const double below = 1 - *g.window_util / g.util_group_mean;
       out.push_back(make_alert(
-          "utilization_below_peers", core::Severity::warn, {gpu}, g.util_low.since_ms,
+          analysis::code::utilization_below_peers, core::Severity::warn, {gpu}, g.util_low.since_ms,
           fmt::format("GPU {}: utilization {} % over the last {}, {} % below its group's mean of {} % since {}: it waits "
                       "on its peers (a slower path, its NUMA node or a mixed batch)",
                       gpu, number(*g.window_util, 0), fmt::format("{} s", number(st.th.util_window_s, 0)),
@@ -371,12 +372,12 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     }
     if (!parts.empty()) {
       evidence.emplace_back("since", utc(since));
-      out.push_back(make_alert("nvlink_errors_growing", fail ? core::Severity::fail : core::Severity::warn, {gpu}, since,
+      out.push_back(make_alert(analysis::code::nvlink_errors_growing, fail ? core::Severity::fail : core::Severity::warn, {gpu}, since,
                                fmt::format("GPU {}: NVLink error counters growing since {}: {}", gpu, utc(since), parts),
                                std::move(evidence)));
     }
     if (g.ecc_uncorrected.active(now, w)) {
-      out.push_back(make_alert("ecc_errors_new", core::Severity::fail, {gpu}, g.ecc_uncorrected.since_ms,
+      out.push_back(make_alert(analysis::code::ecc_errors_new, core::Severity::fail, {gpu}, g.ecc_uncorrected.since_ms,
                                fmt::format("GPU {}: {} new uncorrectable ECC error(s) since {}", gpu, g.ecc_uncorrected.growth,
                                            utc(g.ecc_uncorrected.since_ms)),
                                {{"uncorrected_new", std::to_string(g.ecc_uncorrected.growth)}}));
@@ -384,7 +385,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     st.memory_and_link_alerts(gpu, g, out);
     if (st.drift) st.drift->alerts_for(gpu, out);
     if (g.remap_pending.on()) {
-      out.push_back(make_alert("row_remap_pending", core::Severity::fail, {gpu}, g.remap_pending.since_ms,
+      out.push_back(make_alert(analysis::code::row_remap_pending, core::Severity::fail, {gpu}, g.remap_pending.since_ms,
                                fmt::format("GPU {} has a row remap pending (a GPU reset applies it) since {}", gpu,
                                            utc(g.remap_pending.since_ms)),
                                {{"since", utc(g.remap_pending.since_ms)}}));
@@ -393,7 +394,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     if (g.retire_pending.on() || dbe || sbe) {
       const std::int64_t from = g.retire_pending.on() ? g.retire_pending.since_ms : dbe ? g.retired_dbe.since_ms : g.retired_sbe.since_ms;
       out.push_back(make_alert(
-          "retired_pages", g.retire_pending.on() || dbe ? core::Severity::fail : core::Severity::warn, {gpu}, from,
+          analysis::code::retired_pages, g.retire_pending.on() || dbe ? core::Severity::fail : core::Severity::warn, {gpu}, from,
           fmt::format("GPU {}: memory pages retired since {} (+{} single-bit, +{} double-bit{})", gpu, utc(from),
                       sbe ? g.retired_sbe.growth : 0, dbe ? g.retired_dbe.growth : 0,
                       g.retire_pending.on() ? ", a retirement pending a reboot" : ""),
@@ -403,7 +404,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     }
     if (g.pcie_replays.active(now, w) && g.pcie_replays.per_s(now) * 60 > st.th.pcie_replays_per_min) {
       const double per_min = g.pcie_replays.per_s(now) * 60;
-      out.push_back(make_alert("pcie_replays", core::Severity::warn, {gpu}, g.pcie_replays.since_ms,
+      out.push_back(make_alert(analysis::code::pcie_replays, core::Severity::warn, {gpu}, g.pcie_replays.since_ms,
                                fmt::format("GPU {}: PCIe replays growing since {}: +{}, {} per minute (above DCGM's {})",
                                            gpu, utc(g.pcie_replays.since_ms), g.pcie_replays.growth, number(per_min, 1),
                                            number(st.th.pcie_replays_per_min, 0)),
@@ -414,7 +415,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
       const auto severity = std::find_if(std::begin(kThrottleBits), std::end(kThrottleBits),
                                          [bit = bit](const auto& b) { return b.first == bit; })->second;
       const std::string reason = core::clocks_event_name(bit);
-      out.push_back(make_alert("throttle_reasons", severity, {gpu}, held.since_ms,
+      out.push_back(make_alert(analysis::code::throttle_reasons, severity, {gpu}, held.since_ms,
                                fmt::format("GPU {}: clocks held back by {} since {} ({} s)", gpu, reason, utc(held.since_ms),
                                            number(now - held.from_t, 0)),
                                {{"reason", reason}, {"held_s", number(now - held.from_t, 0)}}));
@@ -425,7 +426,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     const auto* info = analysis::find_xid(code);
     const std::string meaning = info ? std::string(info->meaning) : "not in gpuvet's copy of NVIDIA's Xid catalogue";
     const std::string action = info ? std::string(analysis::describe(info->action)) : "see NVIDIA's Xid catalogue";
-    auto alert = make_alert("xid_event", info ? info->severity : core::Severity::warn, {gpu}, x.first_ms,
+    auto alert = make_alert(analysis::code::xid_event, info ? info->severity : core::Severity::warn, {gpu}, x.first_ms,
                             fmt::format("GPU {} reported Xid {} ({}) {} time(s), last at {}; NVIDIA's action: {}", gpu, code,
                                         meaning, x.count, utc(x.last_ms), action),
                             {{"xid", std::to_string(code)}, {"count", std::to_string(x.count)}, {"last", utc(x.last_ms)}});

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "analysis/finding_catalog.hpp"
+#include "analysis/finding_codes.hpp"
 #include "monitor/alert_windows.hpp"
 
 namespace gpuvet::monitor {
@@ -44,11 +45,11 @@ PrometheusRule record(std::string name, std::string expr) {
   return r;
 }
 
-PrometheusRule alert(std::string name, std::string code, Severity severity, std::string expr,
+PrometheusRule alert(std::string name, std::string_view code, Severity severity, std::string expr,
                      std::chrono::seconds for_, std::string summary, std::string next_step = {}) {
   PrometheusRule r;
   r.alert = std::move(name);
-  r.code = std::move(code);
+  r.code = std::string(code);
   r.severity = severity;
   r.expr = std::move(expr);
   r.for_ = for_;
@@ -71,7 +72,7 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
   // "More than 20 % below the group's mean" read as relative: below 0.8 x the mean of all the
   // target's GPUs (itself included), while that mean is at least 50 % (the group is busy).
   g.rules.push_back(alert(
-      "GpuvetUtilizationBelowPeers", "utilization_below_peers", Severity::warn,
+      "GpuvetUtilizationBelowPeers", analysis::code::utilization_below_peers, Severity::warn,
       per_gpu + "\n"
       "  < on (job, instance) group_left ()\n"
       "    (0.8 * " + per_target + ")\n"
@@ -101,9 +102,9 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
   const std::string hot_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs {{ $value | printf \"%.1f\" }} °C hotter than "
       "its peers' median at the same load";
-  g.rules.push_back(alert("GpuvetHotterThanPeers", "hotter_than_peers", Severity::warn,
+  g.rules.push_back(alert("GpuvetHotterThanPeers", analysis::code::hotter_than_peers, Severity::warn,
                           hotter + " >= 8 < 15" + at_load, scale(kTrendFor), hot_summary));
-  g.rules.push_back(alert("GpuvetMuchHotterThanPeers", "hotter_than_peers", Severity::fail,
+  g.rules.push_back(alert("GpuvetMuchHotterThanPeers", analysis::code::hotter_than_peers, Severity::fail,
                           hotter + " >= 15" + at_load, scale(kTrendFor), hot_summary));
   const std::string slower =
       "(gpu:gpuvet_sm_clock_hertz:avg1h\n"
@@ -111,9 +112,9 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
   const std::string slow_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs its SM clock at {{ $value | humanizePercentage }} "
       "of its peers' median at the same load";
-  g.rules.push_back(alert("GpuvetSlowerThanPeers", "slower_than_peers", Severity::warn,
+  g.rules.push_back(alert("GpuvetSlowerThanPeers", analysis::code::slower_than_peers, Severity::warn,
                           slower + " <= 0.95 > 0.85" + at_load, scale(kTrendFor), slow_summary));
-  g.rules.push_back(alert("GpuvetMuchSlowerThanPeers", "slower_than_peers", Severity::fail,
+  g.rules.push_back(alert("GpuvetMuchSlowerThanPeers", analysis::code::slower_than_peers, Severity::fail,
                           slower + " <= 0.85" + at_load, scale(kTrendFor), slow_summary));
   return g;
 }
@@ -136,10 +137,10 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const std::string nvlink_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }}: NVLink {{ $labels.link }} error counters grew by "
       "{{ $value | printf \"%.0f\" }} in " + prometheus_duration(scale(kCounterWindow));
-  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowing", "nvlink_errors_growing", Severity::warn,
+  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowing", analysis::code::nvlink_errors_growing, Severity::warn,
                           nvlink_any + "\nunless on (job, instance, gpu, link)\n(" + nvlink_fail + ")", 0s,
                           nvlink_summary));
-  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowingFast", "nvlink_errors_growing", Severity::fail, nvlink_fail, 0s,
+  g.rules.push_back(alert("GpuvetNvlinkErrorsGrowingFast", analysis::code::nvlink_errors_growing, Severity::fail, nvlink_fail, 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: NVLink {{ $labels.link }} replays, "
                           "recoveries or CRC errors beyond DCGM's limits"));
 
@@ -150,21 +151,21 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const std::string xid_next =
       "Follow NVIDIA's action for the Xid ({{ $labels.action }}); check dmesg around the time; if it recurs after "
       "a reset or reboot, ask for the GPU to be replaced.";
-  g.rules.push_back(alert("GpuvetXidHardware", "xid_event", Severity::fail,
+  g.rules.push_back(alert("GpuvetXidHardware", analysis::code::xid_event, Severity::fail,
                           "gpuvet_last_xid_info{severity=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
-  g.rules.push_back(alert("GpuvetXid", "xid_event", Severity::warn,
+  g.rules.push_back(alert("GpuvetXid", analysis::code::xid_event, Severity::warn,
                           "gpuvet_last_xid_info{severity!=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
 
-  g.rules.push_back(alert("GpuvetEccUncorrectedErrors", "ecc_errors_new", Severity::fail,
+  g.rules.push_back(alert("GpuvetEccUncorrectedErrors", analysis::code::ecc_errors_new, Severity::fail,
                           fmt::format("increase(gpuvet_ecc_uncorrected_errors_total{}) > 0", w), 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} new "
                           "uncorrected ECC errors"));
-  g.rules.push_back(alert("GpuvetRowRemapPending", "row_remap_pending", Severity::fail, "gpuvet_row_remap_pending == 1",
+  g.rules.push_back(alert("GpuvetRowRemapPending", analysis::code::row_remap_pending, Severity::fail, "gpuvet_row_remap_pending == 1",
                           0s, "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a row remap waiting for a GPU reset"));
-  g.rules.push_back(alert("GpuvetRetiredPagesPending", "retired_pages", Severity::fail,
+  g.rules.push_back(alert("GpuvetRetiredPagesPending", analysis::code::retired_pages, Severity::fail,
                           "gpuvet_retired_pages_pending == 1", 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a page retirement waiting for a reboot"));
-  g.rules.push_back(alert("GpuvetPcieReplays", "pcie_replays", Severity::warn,
+  g.rules.push_back(alert("GpuvetPcieReplays", analysis::code::pcie_replays, Severity::warn,
                           fmt::format("rate(gpuvet_pcie_replays_total{}) * 60 > 8", w), 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.1f\" }} PCIe "
                           "replays per minute (DCGM's limit: 8)"));
@@ -174,22 +175,22 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const auto link_for = scale(std::chrono::seconds(60));
   const std::string link_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }}: PCIe link below its maximum ";
-  g.rules.push_back(alert("GpuvetPcieLinkNarrow", "pcie_link_degraded", Severity::fail,
+  g.rules.push_back(alert("GpuvetPcieLinkNarrow", analysis::code::pcie_link_degraded, Severity::fail,
                           "gpuvet_pcie_link_width < gpuvet_pcie_link_max_width", link_for,
                           link_summary + "(x{{ $value | printf \"%.0f\" }} lanes)"));
-  g.rules.push_back(alert("GpuvetPcieLinkSlowWhileBusy", "pcie_link_degraded", Severity::warn,
+  g.rules.push_back(alert("GpuvetPcieLinkSlowWhileBusy", analysis::code::pcie_link_degraded, Severity::warn,
                           "gpuvet_pcie_link_generation < gpuvet_pcie_link_max_generation\n"
                           "and on (job, instance, gpu) gpuvet_gpu_utilization_ratio >= 0.5",
                           link_for, link_summary + "while busy (Gen {{ $value | printf \"%.0f\" }})"));
   // Row remapping (catalogue row_remap_failure, remapped_rows_growing).
-  g.rules.push_back(alert("GpuvetRowRemapFailure", "row_remap_failure", Severity::fail, "gpuvet_row_remap_failed == 1",
+  g.rules.push_back(alert("GpuvetRowRemapFailure", analysis::code::row_remap_failure, Severity::fail, "gpuvet_row_remap_failed == 1",
                           0s, "GPU {{ $labels.gpu }} on {{ $labels.instance }}: a row remap failed (no spare row left)"));
   const std::string unc_new =
       fmt::format("increase(gpuvet_remapped_rows_total{{cause=\"uncorrectable\"}}{}) > 0", w);
-  g.rules.push_back(alert("GpuvetRemappedRowsUncorrectable", "remapped_rows_growing", Severity::fail, unc_new, 0s,
+  g.rules.push_back(alert("GpuvetRemappedRowsUncorrectable", analysis::code::remapped_rows_growing, Severity::fail, unc_new, 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} rows "
                           "remapped after uncorrectable errors"));
-  g.rules.push_back(alert("GpuvetRemappedRows", "remapped_rows_growing", Severity::warn,
+  g.rules.push_back(alert("GpuvetRemappedRows", analysis::code::remapped_rows_growing, Severity::warn,
                           fmt::format("increase(gpuvet_remapped_rows_total{{cause=\"correctable\"}}{}) > 0\n"
                                       "unless on (job, instance, gpu) ({})", w, unc_new),
                           0s,
@@ -199,13 +200,13 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const std::string throttle_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} has its clocks held back by {{ $labels.reason }}";
   g.rules.push_back(alert(
-      "GpuvetThrottledByHardware", "throttle_reasons", Severity::fail,
+      "GpuvetThrottledByHardware", analysis::code::throttle_reasons, Severity::fail,
       "gpuvet_clocks_event_reason_active{reason=~\"hw_slowdown|hw_thermal_slowdown|hw_power_brake\"} == 1",
       scale(kStateFor), throttle_summary));
-  g.rules.push_back(alert("GpuvetThermalSlowdown", "throttle_reasons", Severity::warn,
+  g.rules.push_back(alert("GpuvetThermalSlowdown", analysis::code::throttle_reasons, Severity::warn,
                           "gpuvet_clocks_event_reason_active{reason=\"sw_thermal_slowdown\"} == 1", scale(kStateFor),
                           throttle_summary));
-  g.rules.push_back(alert("GpuvetGpuLost", "gpu_lost", Severity::fail, "gpuvet_gpu_lost == 1", 0s,
+  g.rules.push_back(alert("GpuvetGpuLost", analysis::code::gpu_lost, Severity::fail, "gpuvet_gpu_lost == 1", 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }} fell off the bus or stopped answering"));
   g.rules.push_back(alert("GpuvetMonitorUnhealthy", "", Severity::warn, "gpuvet_monitor_healthy == 0",
                           scale(kStateFor), "gpuvet monitor on {{ $labels.instance }} is not sampling on time",
