@@ -5,50 +5,19 @@
 
 #include <vector>
 
+#include "alert_test_samples.hpp"
 #include "monitor/alert_evaluator.hpp"
 
 namespace gpuvet::monitor {
 namespace {
 
-constexpr std::int64_t kEpochMs = 1'767'225'600'000;  // 2026-01-01 00:00:00 UTC
+using testing::gpus;
+using testing::kEpochMs;
 
-std::vector<core::BurninGpu> gpus(int n) {
-  std::vector<core::BurninGpu> out;
-  for (int i = 0; i < n; ++i) {
-    core::BurninGpu g;
-    g.index = i;
-    out.push_back(g);
-  }
-  return out;
-}
-
-core::TelemetrySample sample(int gpu, double t, double util) {
-  core::TelemetrySample s;
-  s.gpu = gpu;
-  s.t_s = t;
-  s.unix_ms = kEpochMs + static_cast<std::int64_t>(t * 1000);
-  s.util_gpu_pct = util;
-  s.gpu_temp_c = 65.0;
-  s.power_w = 690.0;
-  s.sm_clock_mhz = 1780.0;
-  s.clocks_event_reasons = core::clocks_event::sw_power_cap;
-  s.ecc_uncorrected = std::uint64_t{0};
-  s.pcie_replays = std::uint64_t{0};
-  s.nvlink = std::vector<core::NvLinkErrorSample>{};
-  return s;
-}
-
-// Feeds `n` GPUs from t0 to t1 (1 s ticks); `edit` changes a sample before it is fed.
+// Feeds `n` GPUs busy at 100 % from t0 to t1 (1 s ticks); `edit` changes a sample before it is fed.
 template <class Edit>
 void feed(AlertEvaluator& ev, int n, double t0, double t1, Edit&& edit) {
-  for (double t = t0; t <= t1; t += 1) {
-    for (int g = 0; g < n; ++g) {
-      core::TelemetrySample s = sample(g, t, 100);
-      edit(s);
-      ev.on_sample(s);
-    }
-    ev.end_tick(t, kEpochMs + static_cast<std::int64_t>(t * 1000));
-  }
+  testing::feed_ticks(ev, n, t0, t1, 100, std::forward<Edit>(edit));
 }
 
 std::vector<std::pair<std::string, std::vector<int>>> fired(const AlertEvaluator& ev) {

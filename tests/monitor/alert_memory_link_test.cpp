@@ -7,48 +7,18 @@
 
 #include <vector>
 
+#include "alert_test_samples.hpp"
 #include "monitor/alert_evaluator.hpp"
 
 namespace gpuvet::monitor {
 namespace {
 
-constexpr std::int64_t kEpochMs = 1'767'225'600'000;  // 2026-01-01 00:00:00 UTC
+using testing::gpus;
 
-std::vector<core::BurninGpu> gpus(int n) {
-  std::vector<core::BurninGpu> out(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)].index = i;
-  return out;
-}
-
-core::TelemetrySample healthy(int gpu, double t, double util) {
-  core::TelemetrySample s;
-  s.gpu = gpu;
-  s.t_s = t;
-  s.unix_ms = kEpochMs + static_cast<std::int64_t>(t * 1000);
-  s.util_gpu_pct = util;
-  s.gpu_temp_c = 65.0;
-  s.power_w = 690.0;
-  s.clocks_event_reasons = core::clocks_event::sw_power_cap;
-  s.pcie_link_gen = util >= 50 ? 5 : 1;  // an idle GPU drops to Gen 1
-  s.pcie_link_width = 16;
-  s.pcie_link_gen_max = 5;
-  s.pcie_link_width_max = 16;
-  s.remapped_rows_correctable = std::uint64_t{0};
-  s.remapped_rows_uncorrectable = std::uint64_t{0};
-  s.remap_failed = false;
-  return s;
-}
-
+// Four GPUs at `util` from t0 to t1 (1 s ticks); `edit` changes a sample before it is fed.
 template <class Edit>
 void feed(AlertEvaluator& ev, double t0, double t1, double util, Edit&& edit) {
-  for (double t = t0; t <= t1; t += 1) {
-    for (int g = 0; g < 4; ++g) {
-      core::TelemetrySample s = healthy(g, t, util);
-      edit(s);
-      ev.on_sample(s);
-    }
-    ev.end_tick(t, kEpochMs + static_cast<std::int64_t>(t * 1000));
-  }
+  testing::feed_ticks(ev, 4, t0, t1, util, std::forward<Edit>(edit));
 }
 
 using Fired = std::vector<std::tuple<std::string, std::vector<int>, core::Severity>>;

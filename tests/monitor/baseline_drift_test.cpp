@@ -6,12 +6,13 @@
 
 #include <vector>
 
+#include "alert_test_samples.hpp"
 #include "monitor/alert_evaluator.hpp"
 
 namespace gpuvet::monitor {
 namespace {
 
-constexpr std::int64_t kEpochMs = 1'767'225'600'000;  // 2026-01-01 00:00:00 UTC
+using testing::kEpochMs;
 
 struct Reading {
   double util = 95, temp = 68, clock = 1780;
@@ -19,17 +20,12 @@ struct Reading {
 
 class BaselineDrift : public ::testing::Test {
  protected:
-  BaselineDrift() : evaluator_(gpus(3)) {
+  BaselineDrift() : evaluator_(testing::gpus(3)) {
     core::TrendBaseline b;
     b.label = "bundle";
     b.finished_utc = "2026-01-01T00:00:00Z";
     for (int i = 0; i < 2; ++i) b.gpus.push_back({i, 68.0, 1780.0, 690.0});  // GPU 2: no burn-in results
     evaluator_.set_baseline(b);
-  }
-  static std::vector<core::BurninGpu> gpus(int n) {
-    std::vector<core::BurninGpu> out(static_cast<std::size_t>(n));
-    for (int i = 0; i < n; ++i) out[static_cast<std::size_t>(i)].index = i;
-    return out;
   }
   // Samples every 10 s from t_ until t_ + seconds, each GPU reading what `of` gives it.
   template <typename F>
