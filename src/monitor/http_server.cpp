@@ -43,6 +43,10 @@ class BoundedServer final : public httplib::Server {
                 [this](HttpConnection connection) { hand_to_worker(std::move(connection)); },
                 options.log_warning) {
     new_task_queue = [] { return new InlineTaskQueue(); };
+    // Only for the Keep-Alive header cpp-httplib writes ("timeout=T, max=N"): the limits themselves
+    // are ours (serve() and the poller), and the header must tell clients what they are.
+    set_keep_alive_max_count(keep_alive_max_requests_);
+    set_keep_alive_timeout(std::max<time_t>(1, std::chrono::duration_cast<std::chrono::seconds>(options.idle_timeout).count()));
   }
 
   // Before listening: the worker pool and the poller thread.

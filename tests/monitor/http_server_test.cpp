@@ -183,6 +183,19 @@ TEST_F(HttpServerTest, KeptAliveConnectionServesSeveralRequests) {
   }
 }
 
+TEST_F(HttpServerTest, KeepAliveHeaderStatesTheServersOwnLimits) {
+  board_.publish(testing::full_snapshot());
+  HttpOptions options;
+  options.keep_alive_max_requests = 7;
+  options.idle_timeout = 3s;
+  start(options);
+  auto c = client();
+  c.set_keep_alive(true);
+  auto r = c.Get("/healthz");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->get_header_value("Keep-Alive"), "timeout=3, max=7");
+}
+
 TEST_F(HttpServerTest, ManyConcurrentConnectionsAreAllAnswered) {
   board_.publish(testing::full_snapshot());
   HttpOptions options;
