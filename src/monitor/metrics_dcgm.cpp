@@ -4,9 +4,11 @@
 // gpu, UUID, pci_bus_id, device, modelName, Hostname), so NVIDIA's Grafana dashboard 12239
 // reads gpuvet unchanged. These names break Prometheus' lint rules on purpose (camelCase labels,
 // counters without `_total`); the gpuvet_* families beside them follow the rules.
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "monitor/metric_catalog.hpp"
 #include "monitor/metrics_exposition.hpp"
@@ -14,10 +16,22 @@
 namespace gpuvet::monitor {
 namespace {
 
+// DCGM writes bus ids in NVML's form (NVML_DEVICE_PCI_BUS_ID_FMT "%08X:%02X:%02X.0": 8-digit
+// domain, upper-case hex), as dcgm-exporter's pci_bus_id label shows ("00000000:08:00.0"); gpuvet
+// keeps them as "0000:08:00.0". Anything that does not parse that way is passed on unchanged.
+std::string dcgm_bus_id(std::string_view bus_id) {
+  const auto colon = bus_id.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon > 8) return std::string(bus_id);
+  std::string out(8 - colon, '0');
+  out.append(bus_id);
+  for (auto& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return out;
+}
+
 MetricLabels dcgm_labels(const GpuNow& now, const std::string& hostname) {
   MetricLabels labels{{"gpu", std::to_string(now.gpu.index)}};
   if (now.gpu.uuid) labels.push_back({"UUID", *now.gpu.uuid});
-  if (now.gpu.pci_bus_id) labels.push_back({"pci_bus_id", *now.gpu.pci_bus_id});
+  if (now.gpu.pci_bus_id) labels.push_back({"pci_bus_id", dcgm_bus_id(*now.gpu.pci_bus_id)});
   labels.push_back({"device", "nvidia" + std::to_string(now.gpu.index)});
   if (now.gpu.name) labels.push_back({"modelName", *now.gpu.name});
   if (!hostname.empty()) labels.push_back({"Hostname", hostname});

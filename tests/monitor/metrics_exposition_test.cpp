@@ -245,4 +245,14 @@ TEST(MetricsExposition, OneHelpAndTypePerFamilyBeforeItsSamplesAndUniqueSeries) 
 }
 
 }  // namespace
+TEST(MetricsExposition, DcgmBusIdsInNvmlsFormAsDcgmExporterWritesThem) {
+  MonitorSnapshot snapshot = full_snapshot();
+  snapshot.gpus[0].gpu.pci_bus_id = std::string("0000:5d:00.0");  // gpuvet's own (sysfs) form
+  const std::string text = render_metrics(snapshot, {true, 0});
+  EXPECT_TRUE(mentions(text, "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\",UUID=\"GPU-00000000-aaaa-bbbb-cccc-dddddddddddd\","
+                             "pci_bus_id=\"00000000:5D:00.0\",device=\"nvidia0\","))
+      << text.substr(0, 2000);
+  EXPECT_TRUE(mentions(render_metrics(snapshot, {}), "pci_bus_id=\"0000:5d:00.0\""));  // native names keep gpuvet's form
+}
+
 }  // namespace gpuvet::monitor
