@@ -280,9 +280,11 @@ void judge_multi_node_collectives(const std::vector<core::CollectiveRun>& runs, 
     }
     BusbwExpectation env;
     if (net.described && net.active_nics > 0 && local > 0) {
-      const Fabric fabric = fabric_for({}, local, 1, machine, catalog, assessment.interconnect);
+      // Without a machine description, each node's fabric as its Rank lines imply it.
+      const Fabric fabric = node_fabric_for(run, local, machine, catalog, assessment.interconnect);
       env = expected_cross_node_busbw(run.op, local, nodes, fabric.model, fabric.per_gpu_gbps, fabric.cls,
                                       std::vector<NodeNetwork>(static_cast<size_t>(nodes), net));
+      if (env.busbw_gbps) env.basis = fabric.inferred + env.basis;
       if (!env.busbw_gbps && env.basis.find("own envelope is unknown") != std::string::npos) {
         // The node's fabric is not described: the NICs alone bound the run (they are the narrow
         // part of every NVLink machine; on PCIe-only nodes the bound may be too high).

@@ -1,10 +1,12 @@
-// fabric_for: machine picture first, else an HGX board inferred from the log's device list.
+// fabric_for: machine picture first, else an HGX board inferred from the log's device list;
+// node_fabric_for: the same per node of a multi-node log, from its Rank lines grouped by host.
 #include "analysis/fabric_inference.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "analysis/nvswitch_board.hpp"
 #include "analysis/rule_support.hpp"
 
 namespace gpuvet::analysis {
@@ -42,13 +44,35 @@ Fabric fabric_for(const std::vector<std::string>& devices, int ranks, int nodes,
   f.model = common_model(logged);
   // HGX 8-GPU baseboards (V100 excepted: DGX-1 is a hybrid cube mesh) join their SXM GPUs
   // through NVSwitch; nothing else puts 8 SXM GPUs of these generations on one node.
-  if (f.model != nullptr && f.model->form_factor == "sxm" && f.model->nvlink_links >= 8 &&
-      f.model->architecture != "Volta" && ranks == 8 && nodes <= 1 && f.model->nvlink_link_gbps) {
+  if (f.model != nullptr && eight_make_an_nvswitch_board(*f.model) && ranks == 8 && nodes <= 1 &&
+      f.model->nvlink_link_gbps) {
     f.cls = core::InterconnectClass::nvswitch_full_mesh;
     f.per_gpu_gbps = f.model->nvlink_links * *f.model->nvlink_link_gbps;
     f.inferred = fmt::format("inferred from the log: 8x {} on one node is an HGX board with NVSwitch; ",
                              f.model->display_name);
   }
+  return f;
+}
+
+Fabric node_fabric_for(const core::CollectiveRun& run, int local_ranks, const core::Machine& machine,
+                       const core::Catalog& catalog, const core::InterconnectSummary& ic) {
+  if (!machine.gpus.empty() || local_ranks != 8) return fabric_for({}, local_ranks, 1, machine, catalog, ic);
+  std::vector<std::pair<std::string, NodeGpu>> gpus;
+  for (const auto& r : run.rank_devices) {
+    if (r.host.empty()) return fabric_for({}, local_ranks, 1, machine, catalog, ic);
+    gpus.emplace_back(r.host, NodeGpu{r.rank, r.name.empty() ? nullptr : catalog.match(r.name), !r.name.empty()});
+  }
+  // Every rank must have its line: a node of the paste is a node of the run.
+  if (!run.ranks || static_cast<int>(gpus.size()) != *run.ranks) return fabric_for({}, local_ranks, 1, machine, catalog, ic);
+  const NodeBoards boards = nvswitch_boards_per_node(gpus);
+  if (boards.model == nullptr || !boards.model->nvlink_link_gbps) return fabric_for({}, local_ranks, 1, machine, catalog, ic);
+  Fabric f;
+  f.model = boards.model;
+  f.cls = core::InterconnectClass::nvswitch_full_mesh;
+  f.per_gpu_gbps = boards.model->nvlink_links * *boards.model->nvlink_link_gbps;
+  const std::string unnamed = describe_unnamed(boards);
+  f.inferred = fmt::format("inferred from the log: {}, each an HGX board with NVSwitch{}; ", describe_boards(boards),
+                           unnamed.empty() ? "" : " (" + unnamed + ")");
   return f;
 }
 

@@ -1,12 +1,13 @@
 // The fabric a benchmark log ran on (internal to analysis/): the machine picture when one was
 // given, else what the log's device list implies (8 SXM GPUs of an NVSwitch-generation model on
-// one node are an HGX board with NVSwitch).
+// one node are an HGX board with NVSwitch; per node for a multi-node log).
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "core/assessment.hpp"
+#include "core/collective.hpp"
 #include "core/gpu_model.hpp"
 #include "core/machine.hpp"
 
@@ -22,6 +23,12 @@ struct Fabric {
 // `devices` = the device names the log lists, `ranks` and `nodes` what it says of its scale.
 Fabric fabric_for(const std::vector<std::string>& devices, int ranks, int nodes, const core::Machine& machine,
                   const core::Catalog& catalog, const core::InterconnectSummary& ic);
+
+// The fabric inside one node of a multi-node run (`local_ranks` GPUs per node): the machine
+// picture when one was given (fabric_for), else each host of the Rank lines as an 8-GPU NVSwitch
+// board of one model (nvswitch_board.hpp) when every rank's line names its host.
+Fabric node_fabric_for(const core::CollectiveRun& run, int local_ranks, const core::Machine& machine,
+                       const core::Catalog& catalog, const core::InterconnectSummary& ic);
 
 // The model shared by every entry, or nullptr.
 const core::GpuModel* common_model(const std::vector<const core::GpuModel*>& models);

@@ -1,25 +1,18 @@
 // Classifies the interconnect without a topo -m matrix, from what nvidia-smi -q and nvlink -s
-// say: NVLink-less models, NVSwitch fabric state, port states, and the HGX 4- and 8-GPU boards.
+// say: NVLink-less models, NVSwitch fabric state, port states, and the HGX 4- and 8-GPU boards
+// (per node when the input spans several).
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "analysis/interconnect_view.hpp"
+#include "analysis/nvswitch_board.hpp"
 
 namespace gpuvet::analysis {
-namespace {
 
 using core::InterconnectClass;
 using core::Reading;
-
-bool fabric_state_reported(const core::Gpu& gpu) {
-  if (!gpu.fabric_state) return false;
-  const std::string& st = *gpu.fabric_state;
-  return !st.empty() && !contains_nocase(st, "N/A") && !contains_nocase(st, "not supported");
-}
-
-}  // namespace
 
 core::InterconnectSummary classify_without_matrix(const View& v) {
   const core::Machine& m = v.machine;
@@ -105,15 +98,10 @@ core::InterconnectSummary classify_without_matrix(const View& v) {
                              bandwidth_text(s.gpu_bandwidth_gbps, "per GPU pair per direction"));
     return s;
   }
-  // Eight SXM modules of one Ampere/Hopper/Blackwell model on one board: every HGX and DGX
-  // 8-GPU board of these generations joins them through NVSwitches (HGX A100/H100/H200/B200 8-GPU,
-  // and the H800/H20/A800 export boards); the direct-mesh boards hold four. Volta's 8-GPU boards
-  // (DGX-1) are a hybrid cube mesh, so Volta is left out.
-  const bool hgx8 = v.n == 8 && m.attached_gpus.value_or(8) == 8 && first != nullptr && first->form_factor == "sxm" &&
-                    first->nvlink_links > 0 &&
-                    (first->architecture == "Ampere" || first->architecture == "Hopper" ||
-                     first->architecture == "Blackwell") &&
-                    std::all_of(v.models.begin(), v.models.end(), [&](const core::GpuModel* mdl) { return mdl == first; }) &&
+  // Eight SXM modules of one Ampere/Hopper/Blackwell model on one board (nvswitch_board.hpp).
+  std::vector<NodeGpu> all;
+  for (int p = 0; p < v.n; ++p) all.push_back(NodeGpu{v.index(p), v.model(p), true});
+  const bool hgx8 = v.n == 8 && m.attached_gpus.value_or(8) == 8 && nvswitch_board_model(all, 0) != nullptr &&
                     std::none_of(m.gpus.begin(), m.gpus.end(), fabric_state_reported);
   if (hgx8) {
     core::InterconnectSummary s;
@@ -128,6 +116,8 @@ core::InterconnectSummary classify_without_matrix(const View& v) {
                              bandwidth_text(s.gpu_bandwidth_gbps, "per GPU per direction"));
     return s;
   }
+  // A multi-node input (Rank lines naming their hosts): the same board rule, node by node.
+  if (auto per_node = classify_nodes_without_matrix(v)) return *per_node;
   std::vector<std::string> missing{"no topo -m link matrix"};
   std::vector<int> uncatalogued;
   for (int p = 0; p < v.n; ++p) {

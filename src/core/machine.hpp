@@ -63,6 +63,7 @@ struct Gpu {
   Reading<std::string> compute_capability; // "9.0"
   Reading<std::uint64_t> memory_total_mib;
   Reading<std::string> pci_bus_id;         // normalised "0000:18:00.0"
+  Reading<std::string> host;               // the node it is in, when the input spans several (multi-node Rank lines)
   PcieLink pcie;
   Reading<int> numa_node;
   Reading<std::string> cpu_affinity;       // cpulist "0-31,64-95"

@@ -24,8 +24,16 @@ core::Machine from_ranks(const core::CollectiveRun& run) {
   core::Machine m;
   std::set<std::string> hosts;
   for (const auto& r : run.rank_devices) {
-    m.gpus.push_back(gpu(r.rank, r.name, r.bus_id, "not in the Rank line"));
     if (!r.host.empty()) hosts.insert(r.host);
+  }
+  for (const auto& r : run.rank_devices) {
+    m.gpus.push_back(gpu(r.rank, r.name, r.bus_id, "not in the Rank line"));
+    // read_nccl_rank_line returns a line without a name only when the paste cuts it.
+    if (r.name.empty()) m.gpus.back().name = core::Reading<std::string>::absent("its Rank line is cut before the name");
+    if (hosts.size() > 1) {
+      m.gpus.back().host = r.host.empty() ? core::Reading<std::string>::absent("its Rank line is cut before the host")
+                                          : core::Reading<std::string>(r.host);
+    }
   }
   m.source = "Rank lines of " + run.source;
   if (hosts.size() == 1) m.hostname = *hosts.begin();

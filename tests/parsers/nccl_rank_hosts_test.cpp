@@ -65,6 +65,23 @@ TEST(NcclRankHosts, BenchmarkMachineNotesTheGpusPerHost) {
             "ztan-mig-gq73: 8 GPUs (ranks 8-15)): GPU N is rank N");
 }
 
+TEST(NcclRankHosts, BenchmarkMachineCarriesEachGpusHostAndTheCutLine) {
+  const auto m = machine_from_benchmarks({run_of(read_fixture(kH200))}, {});
+  ASSERT_EQ(m.gpus.size(), 16u);
+  EXPECT_EQ(m.gpus[0].host.value_or(""), "gpu47");
+  EXPECT_EQ(m.gpus[7].host.value_or(""), "gpu47");
+  EXPECT_EQ(m.gpus[8].host.value_or(""), "gpu48");
+  EXPECT_EQ(m.gpus[15].host.value_or(""), "gpu48");  // cut after "dev": the host is still there
+  EXPECT_FALSE(m.gpus[15].name.known());
+  EXPECT_EQ(m.gpus[15].name.reason(), "its Rank line is cut before the name");
+  EXPECT_FALSE(m.hostname.known());
+  // One host: the machine's hostname, and no host per GPU.
+  const auto one = machine_from_benchmarks({run_of(without_ranks(read_fixture(kA3Mega), 8, 15))}, {});
+  ASSERT_EQ(one.gpus.size(), 8u);
+  EXPECT_EQ(one.hostname.value_or(""), "ztan-mig-235z");
+  EXPECT_FALSE(one.gpus[0].host.known());
+}
+
 TEST(NcclRankHosts, PartialPasteGivesLowerBoundsOnly) {
   const auto run = run_of(without_ranks(read_fixture(kA3Mega), 0, 9));
   const auto hosts = rank_hosts(run);
