@@ -31,9 +31,11 @@ core::Severity level(double drift, double warn, double fail) {
 
 namespace gpuvet::analysis {
 
-core::Severity baseline_hotter_severity(double hotter_c, double warn_c) { return trend::level(hotter_c, warn_c, 2 * warn_c); }
+core::Severity baseline_hotter_severity(double hotter_c, double warn_c) {
+  return trend::level(hotter_c, warn_c, kBaselineHotterFailFactor * warn_c);
+}
 core::Severity baseline_slower_severity(double lower_share, double warn_share) {
-  return trend::level(lower_share, warn_share, 3 * warn_share);
+  return trend::level(lower_share, warn_share, kBaselineClockFailFactor * warn_share);
 }
 
 }  // namespace gpuvet::analysis

@@ -14,7 +14,7 @@ namespace gpuvet::monitor {
 
 namespace {
 
-constexpr double kBucketS = 60;
+constexpr double kBucketS = static_cast<double>(kBaselineDriftBucket.count());
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -123,7 +123,8 @@ void BaselineDriftWatch::alerts_for(int gpu, std::vector<MonitorAlert>& out) con
           fmt::format("GPU {} passed its acceptance burn-in at {:.0f} °C; under load it now runs at {:.0f} °C (+{:.1f} °C over the last {})",
                       gpu, d.then, d.now, d.now - d.then, span(limits_.window_s)),
           "temperature", fmt::format("{:.1f} °C now, {:.1f} °C at acceptance", d.now, d.then),
-          fmt::format("hotter by {:g} °C (warn), {:g} °C (fail)", limits_.hotter_c, 2 * limits_.hotter_c));
+          fmt::format("hotter by {:g} °C (warn), {:g} °C (fail)", limits_.hotter_c,
+                      analysis::kBaselineHotterFailFactor * limits_.hotter_c));
   }
   if (g.slower.severity != core::Severity::info) {
     const Drift& d = g.slower;
@@ -131,7 +132,8 @@ void BaselineDriftWatch::alerts_for(int gpu, std::vector<MonitorAlert>& out) con
           fmt::format("GPU {} passed its acceptance burn-in at {:.0f} MHz; under load it now runs at {:.0f} MHz ({:.1f} % lower over the last {})",
                       gpu, d.then, d.now, (1 - d.now / d.then) * 100, span(limits_.window_s)),
           "sm_clock", fmt::format("{:.0f} MHz now, {:.0f} MHz at acceptance", d.now, d.then),
-          fmt::format("lower by {:g} % (warn), {:g} % (fail)", limits_.clock_share * 100, limits_.clock_share * 300));
+          fmt::format("lower by {:g} % (warn), {:g} % (fail)", limits_.clock_share * 100,
+                      limits_.clock_share * analysis::kBaselineClockFailFactor * 100));
   }
 }
 

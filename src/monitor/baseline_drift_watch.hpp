@@ -12,13 +12,14 @@
 
 #include "core/telemetry.hpp"
 #include "core/trend.hpp"
+#include "monitor/alert_windows.hpp"
 #include "monitor/monitor_snapshot.hpp"
 
 namespace gpuvet::monitor {
 
 struct BaselineDriftLimits {
-  double window_s = 3600;      // minute means over this window (the last hour)
-  double min_busy_s = 1800;    // the GPU under load for at least this much of the window
+  double window_s = static_cast<double>(kBaselineDriftWindow.count());     // minute means over this window
+  double min_busy_s = static_cast<double>(kBaselineDriftMinBusy.count());  // under load for at least this much of it
   double busy_util_pct;        // the shared limits (analysis/baseline_drift.hpp), set by the constructor
   double hotter_c;
   double clock_share;

@@ -101,6 +101,9 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
   MetricFamily link_max_width = metric_family("gpuvet_pcie_link_max_width");
   MetricFamily remapped = metric_family("gpuvet_remapped_rows_total");
   MetricFamily remap_failed = metric_family("gpuvet_row_remap_failed");
+  MetricFamily baseline_temp = metric_family("gpuvet_baseline_temperature_celsius");
+  MetricFamily baseline_clock = metric_family("gpuvet_baseline_sm_clock_hertz");
+  MetricFamily baseline_power = metric_family("gpuvet_baseline_power_watts");
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = gpu_labels(now, snapshot.hostname);
@@ -117,6 +120,11 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
     add_scaled(slowdown, labels, now.gpu.slowdown_temp_c, 1.0);
     add_scaled(shutdown, labels, now.gpu.shutdown_temp_c, 1.0);
     add_scaled(max_clock, labels, now.gpu.max_sm_clock_mhz, 1e6);
+    if (now.baseline) {  // the acceptance bundle's values: known whether or not the GPU answers now
+      if (now.baseline->temp_c) baseline_temp.add(labels, *now.baseline->temp_c);
+      if (now.baseline->sm_clock_mhz) baseline_clock.add(labels, *now.baseline->sm_clock_mhz * 1e6);
+      if (now.baseline->power_w) baseline_power.add(labels, *now.baseline->power_w);
+    }
     if (now.lost || !now.has_sample) continue;  // its last readings would be stale or never were
 
     const core::TelemetrySample& s = now.latest;
@@ -169,7 +177,7 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
         &clocks_event, &pstate, &ecc_corrected, &ecc_uncorrected, &retired, &retired_pending, &remap_pending,
         &pcie_replays, &crc_flit, &crc_data, &replay, &recovery, &xid_total, &last_xid, &last_xid_info, &power_limit,
         &slowdown, &shutdown, &max_clock, &fb_used, &fb_total, &link_gen, &link_width, &link_max_gen, &link_max_width,
-        &remapped, &remap_failed}) {
+        &remapped, &remap_failed, &baseline_temp, &baseline_clock, &baseline_power}) {
     family->write_to(out);
   }
 }

@@ -230,6 +230,11 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   for (const auto& info : *listed) {
     GpuNow g;
     g.gpu = info;
+    if (config_.baseline) {
+      for (const auto& b : config_.baseline->gpus) {
+        if (b.gpu == info.index) g.baseline = b;
+      }
+    }
     gpus_.push_back(std::move(g));
     unsupported_.emplace_back();
     needs_probe_.push_back(true);

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
+#include "core/trend.hpp"
 
 namespace gpuvet::monitor {
 
@@ -34,6 +36,9 @@ struct GpuNow {
   core::TelemetrySample latest;      // readings absent where unsupported or unread
   std::uint64_t xid_total = 0;       // Xid events seen since the daemon started
   int last_xid = 0;                  // most recent Xid code (0: none)
+  // --baseline: the GPU's steady state in the acceptance burn-in (exported as gpuvet_baseline_*);
+  // absent without --baseline or when the bundle has no burn-in results for this GPU.
+  std::optional<core::TrendBaselineGpu> baseline;
 };
 
 // The daemon's own cost, exported as metrics.

@@ -3,13 +3,12 @@
 // catalogue entry each rule names. docs/monitor.md "Alerting rules" explains each choice.
 #include "monitor/prometheus_rules.hpp"
 
-#include <cmath>
-
 #include <fmt/format.h>
 
 #include "analysis/finding_catalog.hpp"
 #include "analysis/finding_codes.hpp"
 #include "monitor/alert_windows.hpp"
+#include "monitor/prometheus_rule_parts.hpp"
 
 namespace gpuvet::monitor {
 namespace {
@@ -21,42 +20,6 @@ using core::Severity;
 constexpr std::chrono::seconds kTrendWindow = 1h;        // temperature and clock against peers
 constexpr std::chrono::seconds kTrendFor = 2h;           // catalogue: "for at least 2 h"
 constexpr std::chrono::seconds kStateFor = 5min;         // throttling, an unhealthy daemon
-
-class Scaler {
- public:
-  explicit Scaler(double speed) : speed_(speed > 0 ? speed : 1.0) {}
-  [[nodiscard]] std::chrono::seconds operator()(std::chrono::seconds base) const {
-    const auto s = static_cast<long long>(std::llround(static_cast<double>(base.count()) / speed_));
-    return std::chrono::seconds(s < 1 ? 1 : s);
-  }
-  // "[10m]" scaled.
-  [[nodiscard]] std::string range(std::chrono::seconds base) const {
-    return "[" + prometheus_duration((*this)(base)) + "]";
-  }
-
- private:
-  double speed_;
-};
-
-PrometheusRule record(std::string name, std::string expr) {
-  PrometheusRule r;
-  r.record = std::move(name);
-  r.expr = std::move(expr);
-  return r;
-}
-
-PrometheusRule alert(std::string name, std::string_view code, Severity severity, std::string expr,
-                     std::chrono::seconds for_, std::string summary, std::string next_step = {}) {
-  PrometheusRule r;
-  r.alert = std::move(name);
-  r.code = std::string(code);
-  r.severity = severity;
-  r.expr = std::move(expr);
-  r.for_ = for_;
-  r.summary = std::move(summary);
-  r.next_step = std::move(next_step);
-  return r;
-}
 
 PrometheusRuleGroup peer_rules(const Scaler& scale) {
   // The daemon's window (alert_windows.hpp). avg_over_time cannot tell a full window from a series
@@ -249,7 +212,7 @@ std::string prometheus_duration(std::chrono::seconds duration) {
 
 std::vector<PrometheusRuleGroup> prometheus_rule_groups(const RulesOptions& options) {
   const Scaler scale(options.speed);
-  return {peer_rules(scale), hardware_rules(scale)};
+  return {peer_rules(scale), hardware_rules(scale), baseline_drift_rules(scale)};
 }
 
 std::string prometheus_alert_rules(const RulesOptions& options) {

@@ -3,7 +3,8 @@
 # `gpuvet accept --sim hgx-h100-8x` (1 h burn-in) as the baseline; 12 simulated hours of
 # production with GPU 3 drifting 20 °C hotter a day fire baseline_drift for GPU 3 only (warn, about
 # +8 °C over the last hour); a clean run fires nothing; an L40S machine's bundle is refused with
-# exit 2 naming the GPU and both UUIDs; a directory that is not a bundle is exit 2 too.
+# exit 2 naming the GPU and both UUIDs; a directory that is not a bundle is exit 2 too. While it
+# runs with --baseline, /metrics exports the bundle's steady state (gpuvet_baseline_*) per GPU.
 # Usage: monitor_baseline_test.sh GPUVET
 set -euo pipefail
 gpuvet="$1"
@@ -39,6 +40,23 @@ monitor --baseline "$work/bundle"
 grep -q "^<6>gpuvet: baseline $work/bundle ([^)]*): GPU(s) 0,1,2,3,4,5,6,7 compared with their acceptance burn-in" "$work/err" ||
   fail "the log does not say which GPUs are compared with the baseline"
 if grep -q 'alert baseline_drift' "$work/err"; then fail "a clean machine drifted from its own baseline"; fi
+
+# /metrics exports the bundle's steady state per GPU (gpuvet_baseline_*), for the Prometheus rules.
+port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+"$gpuvet" monitor --sim hgx-h100-8x --speed 60 --duration 1h --listen "127.0.0.1:$port" --baseline "$work/bundle" 2>"$work/err" &
+daemon=$!
+for _ in $(seq 50); do
+  curl -sf "http://127.0.0.1:$port/metrics" > "$work/metrics" 2>/dev/null && grep -q '^gpuvet_baseline_' "$work/metrics" && break
+  sleep 0.2
+done
+kill "$daemon" 2>/dev/null || true
+wait "$daemon" || true
+for family in gpuvet_baseline_temperature_celsius gpuvet_baseline_sm_clock_hertz gpuvet_baseline_power_watts; do
+  n="$(grep -cE "^$family\{gpu=\"[0-7]\",uuid=\"GPU-[^\"]+\".*\} [0-9.e+]+$" "$work/metrics" || true)"
+  [ "$n" = 8 ] || fail "/metrics has $n series of $family, expected one per GPU (8)"
+done
+temp0="$(sed -n 's/^gpuvet_baseline_temperature_celsius{gpu="0",.*} //p' "$work/metrics")"
+awk -v t="$temp0" 'BEGIN { exit !(t > 30 && t < 95) }' || fail "GPU 0's baseline temperature $temp0 is not a burn-in temperature"
 
 monitor --baseline "$work/l40s-bundle"
 [ "$rc" = 2 ] || fail "another machine's bundle: exit $rc, expected 2"

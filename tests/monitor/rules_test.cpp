@@ -7,6 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "analysis/baseline_drift.hpp"
 #include "analysis/finding_catalog.hpp"
 #include "monitor/alert_evaluator.hpp"
 #include "monitor/prometheus_rules.hpp"
@@ -38,7 +41,7 @@ TEST(PrometheusRules, EveryAlertNamesACatalogueCodeAtASeverityItCanHave) {
                            "hotter_than_peers", "slower_than_peers"}) {
     EXPECT_EQ(codes.count(code), 1u) << "no rule for " << code;
   }
-  for (const char* code : {"pcie_link_degraded", "row_remap_failure", "remapped_rows_growing"}) {
+  for (const char* code : {"pcie_link_degraded", "row_remap_failure", "remapped_rows_growing", "baseline_drift"}) {
     EXPECT_EQ(codes.count(code), 1u) << "no rule for " << code;
   }
 }
@@ -71,6 +74,38 @@ TEST(PrometheusRules, SpeedDividesEveryWindowAndFor) {
   EXPECT_EQ(text.find("[5m]"), std::string::npos);
   EXPECT_EQ(text.find("for: 2h"), std::string::npos);
   EXPECT_NE(text.find("divided by 180"), std::string::npos);
+}
+
+// baseline_drift: the rules judge with the daemon's limits (analysis/baseline_drift.hpp) and
+// windows (alert_windows.hpp), and fail where the daemon's severity function says fail.
+TEST(PrometheusRules, BaselineDriftUsesTheDaemonsLimitsAndWindows) {
+  using namespace analysis;
+  const double hot_fail = kBaselineHotterFailFactor * kBaselineHotterC;
+  const double slow_fail = kBaselineClockFailFactor * kBaselineClockShare;
+  EXPECT_EQ(baseline_hotter_severity(hot_fail), core::Severity::fail);
+  EXPECT_EQ(baseline_hotter_severity(hot_fail - 0.01), core::Severity::warn);
+  EXPECT_EQ(baseline_hotter_severity(kBaselineHotterC - 0.01), core::Severity::info);
+  EXPECT_EQ(baseline_slower_severity(slow_fail), core::Severity::fail);
+  EXPECT_EQ(baseline_slower_severity(slow_fail - 0.001), core::Severity::warn);
+
+  const std::string text = prometheus_alert_rules();
+  EXPECT_NE(text.find(fmt::format("gpuvet_baseline_temperature_celsius) >= {:g} < {:g}\n", kBaselineHotterC, hot_fail)),
+            std::string::npos);
+  EXPECT_NE(text.find(fmt::format("gpuvet_baseline_temperature_celsius) >= {:g}\n", hot_fail)), std::string::npos);
+  EXPECT_NE(text.find(fmt::format("gpuvet_baseline_sm_clock_hertz) >= {:g} < {:g}\n", kBaselineClockShare, slow_fail)),
+            std::string::npos);
+  EXPECT_NE(text.find(fmt::format("gpuvet_baseline_sm_clock_hertz) >= {:g}\n", slow_fail)), std::string::npos);
+  // Minute means over the hour (kBaselineDriftBucket, kBaselineDriftWindow), busy at 80 %, 30 busy minutes.
+  EXPECT_EQ(kBaselineDriftWindow, 1h);
+  EXPECT_EQ(kBaselineDriftMinBusy, 30min);
+  EXPECT_NE(text.find(fmt::format("avg_over_time(gpuvet_gpu_utilization_ratio[1m]) >= {:g})[1h:1m]",
+                                  kBaselineBusyUtilPct / 100)),
+            std::string::npos);
+  EXPECT_NE(text.find("gpu:gpuvet_gpu_busy_minutes:count1h >= 30\n"), std::string::npos);
+  // At --speed 180 the hour is 20 s of 1 s buckets, of which 10 under load.
+  const std::string fast = prometheus_alert_rules({180});
+  EXPECT_NE(fast.find("[20s:1s]"), std::string::npos);
+  EXPECT_NE(fast.find("gpu:gpuvet_gpu_busy_minutes:count1h >= 10\n"), std::string::npos);
 }
 
 TEST(PrometheusRules, DurationsAsPrometheusWritesThem) {
