@@ -1,6 +1,6 @@
 // The Prometheus alerting rules: every alert names a catalogue code (or none, for the daemon
 // itself) and a severity the code can have, windows follow --speed, and dist/ holds the current
-// file. promtool checks the syntax and the rules' behaviour (tests/monitor/prometheus_rules_test.sh).
+// file. promtool checks the syntax and the rules' behaviour (tests/monitor/prometheus_promtool_test.sh).
 #include <gtest/gtest.h>
 
 #include <fstream>
