@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/assessment.hpp"
+#include "core/bandwidth.hpp"
 #include "core/collective.hpp"
 #include "core/gpu_model.hpp"
 #include "core/machine.hpp"
@@ -36,6 +37,15 @@ core::InterconnectSummary classify_interconnect(const core::Machine& machine, co
 // inventory, memory, card class, NUMA, links, health); a rule that cannot decide is silent.
 core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
                                const Expectations& expect);
+
+// After judge_machine, when it found the interconnect unknown: the peer copies of nvbandwidth /
+// p2pBandwidthLatencyTest logs as evidence (peer_link_evidence.hpp). Pairs measured above what any
+// PCIe link carries are NVLink; when a GPU's peers took more in all than any GPU's NVLinks carry
+// and every GPU of `machine` is on NVLink, the class is nvswitch_full_mesh, inferred "from measured
+// peer bandwidth" (the interconnect_class finding is rewritten); otherwise the unknown class's
+// reasoning names the NVLink pairs. Low numbers prove nothing (a degraded NVLink is slow too).
+void infer_interconnect_from_peer_bandwidth(const std::vector<core::BandwidthRun>& runs, const core::Machine& machine,
+                                            const core::Catalog& catalog, core::Assessment& assessment);
 
 // Adds a CollectiveSummary per run to `assessment.collectives`, judged against the envelope of
 // `machine` (or, when the machine is not described, of what the log's device list implies), and

@@ -13,6 +13,10 @@ core::ExitCode judge_and_render(const std::string& command, const core::Machine&
                                 const analysis::Expectations& expect, bool json, Streams& streams,
                                 const Benchmarks& runs) {
   auto assessment = analysis::judge_machine(machine, catalog::gpu_catalog(), expect);
+  // Peer copies measured faster than PCIe can say what the machine picture could not.
+  if (!runs.bandwidth.empty()) {
+    analysis::infer_interconnect_from_peer_bandwidth(runs.bandwidth, machine, catalog::gpu_catalog(), assessment);
+  }
   // Multi-node logs are judged against the NICs between the nodes, the others against the machine.
   // A machine known only from the logs' own device lines is no description: the logs infer their
   // fabric from those lines themselves.

@@ -73,7 +73,11 @@ TEST(AnalyzeBenchmarkLogs, MultiNodeJudgedOnExpectNicOrWarnedBelowOneLink) {
   const auto* f = finding(j, "busbw_below_expected");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ((*f)["severity"], "fail");
-  EXPECT_NEAR(j["collectives"][0]["expected_busbw_gbps"].get<double>(), 368.0, 1e-9);
+  // Each node's Rank lines show 8 H100 SXM: an HGX board, whose own ring (367 GB/s) is just below
+  // the NICs' 8 x 400 Gb/s x 0.92 = 368 GB/s, so the node bounds the run (issue 17, nccl-tests#276).
+  EXPECT_NEAR(j["collectives"][0]["expected_busbw_gbps"].get<double>(), 367.0, 1e-9);
+  EXPECT_NE(j["collectives"][0]["expected_basis"].get<std::string>().find("inferred from the log: 2 nodes (node1, node2)"),
+            std::string::npos);
   EXPECT_NE(with.out.find("GPUDirect RDMA off"), std::string::npos);
 
   const auto without = run_cli({"analyze", "--json", log});
