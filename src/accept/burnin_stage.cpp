@@ -29,12 +29,13 @@ core::Result<std::vector<SeriesData>> series_of(telemetry::TelemetryStore& store
   struct Chart {
     const char* title;
     const char* unit;
-    std::optional<double> telemetry::MinuteRollup::*member;
+    std::optional<double> (*value)(const telemetry::MinuteRollup&);  // the minute's mean
   };
-  static constexpr Chart kCharts[] = {{"GEMM throughput per GPU", "TFLOP/s", &telemetry::MinuteRollup::tflops},
-                                      {"GPU temperature", "°C", &telemetry::MinuteRollup::gpu_temp_c},
-                                      {"SM clock", "MHz", &telemetry::MinuteRollup::sm_clock_mhz},
-                                      {"Board power", "W", &telemetry::MinuteRollup::power_w}};
+  static constexpr Chart kCharts[] = {
+      {"GEMM throughput per GPU", "TFLOP/s", [](const telemetry::MinuteRollup& r) { return r.tflops; }},
+      {"GPU temperature", "°C", [](const telemetry::MinuteRollup& r) { return r.gpu_temp_c.mean; }},
+      {"SM clock", "MHz", [](const telemetry::MinuteRollup& r) { return r.sm_clock_mhz.mean; }},
+      {"Board power", "W", [](const telemetry::MinuteRollup& r) { return r.power_w.mean; }}};
   constexpr std::size_t kChartCount = std::size(kCharts);
   const double interval = header.run.interval_s;
   const auto minutes = static_cast<std::size_t>(std::ceil(std::max(header.run.planned_duration_s, 60.0) / 60)) + 1;
@@ -64,7 +65,7 @@ core::Result<std::vector<SeriesData>> series_of(telemetry::TelemetryStore& store
       b.index = index;
     }
     for (std::size_t c = 0; c < kChartCount; ++c) {
-      const auto& v = r.*(kCharts[c].member);
+      const auto v = kCharts[c].value(r);
       if (!v) continue;
       b.sum[c] += *v;
       b.t_sum[c] += r.t_s;

@@ -95,7 +95,7 @@ std::size_t encoded_fields_for_schema(int version) { return version >= 4 ? kEnco
 
 SampleDecoder::SampleDecoder(int schema_version)
     : fields_(encoded_fields_for_schema(schema_version)),
-      not_recorded_(fmt::format("not recorded (a schema {} history, before gpuvet stored this reading)", schema_version)) {}
+      not_recorded_(not_recorded_reason(schema_version)) {}
 
 std::string_view encoded_field_name(std::size_t index) {
   std::string_view out = kNvlinkField;

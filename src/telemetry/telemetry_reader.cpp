@@ -268,20 +268,9 @@ core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_
 }
 
 std::optional<core::Error> read_rollups(Database& db, const std::function<void(const MinuteRollup&)>& visit) {
-  return for_each_row(db, fmt::format("SELECT {} FROM rollups ORDER BY gpu, minute", kRollupColumns), [&](const Statement& s) {
-    MinuteRollup r;
-    int col = 0;
-    r.gpu = static_cast<int>(s.get_int(col++));
-    r.minute = s.get_int(col++);
-    r.samples = static_cast<std::size_t>(s.get_int(col++));
-    r.t_s = s.get_double(col++);
-    r.loaded = static_cast<std::size_t>(s.get_int(col++));
-    for (auto* v : {&r.tflops, &r.gpu_temp_c, &r.max_temp_c, &r.sm_clock_mhz, &r.power_w}) *v = s.opt_double(col++);
-    r.throttled = static_cast<std::size_t>(s.get_int(col++));
-    r.throttled_from_s = s.opt_double(col++);
-    r.throttled_to_s = s.opt_double(col++);
-    visit(r);
-  });
+  int version = kSchemaVersion;
+  if (auto e = check_schema(db, nullptr, &version)) return e;
+  return for_each_row(db, minute_rollup_select_sql(version), [&](const Statement& s) { visit(read_minute_rollup(s)); });
 }
 
 core::Result<core::BurninRecord> TelemetryStore::read_back(const HeaderSink& on_header, const SampleSink& on_sample) {

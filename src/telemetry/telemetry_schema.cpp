@@ -1,5 +1,7 @@
-// The burn-in database schema, version 4.
+// The burn-in database schema, version 5, and the migration from 4.
 #include "telemetry/telemetry_schema.hpp"
+
+#include "telemetry/minute_rollup.hpp"
 
 #include <fmt/format.h>
 
@@ -62,10 +64,8 @@ CREATE TABLE nvlink (gpu INTEGER NOT NULL, t_s REAL NOT NULL, link INTEGER NOT N
   crc_flit INTEGER, crc_data INTEGER, replay INTEGER, recovery INTEGER);
 CREATE TABLE events (gpu INTEGER NOT NULL, t_s REAL NOT NULL, kind TEXT NOT NULL, code INTEGER NOT NULL,
   message TEXT NOT NULL);
--- Per GPU and minute of run time, written as the run goes (charts): means of the known values.
-CREATE TABLE rollups (gpu INTEGER NOT NULL, minute INTEGER NOT NULL, samples INTEGER NOT NULL, t_s REAL NOT NULL,
-  loaded INTEGER NOT NULL, tflops REAL, gpu_temp_c REAL, max_temp_c REAL, sm_clock_mhz REAL, power_w REAL,
-  throttled INTEGER NOT NULL, throttled_from_s REAL, throttled_to_s REAL, PRIMARY KEY (gpu, minute)) WITHOUT ROWID;
+-- Per GPU and minute of run time, written as the run goes (charts, monitor history; minute_rollup.hpp).
+{}
 -- Per GPU and hour of run time (hour_rollup.hpp): kept longest, for months of monitor history.
 CREATE TABLE hourly_rollups (gpu INTEGER NOT NULL, hour INTEGER NOT NULL, samples INTEGER NOT NULL, t_s REAL NOT NULL,
   util_min REAL, util_mean REAL, util_max REAL, temp_min REAL, temp_mean REAL, temp_max REAL,
@@ -73,12 +73,23 @@ CREATE TABLE hourly_rollups (gpu INTEGER NOT NULL, hour INTEGER NOT NULL, sample
   throttled INTEGER NOT NULL, nvlink_crc_new INTEGER, nvlink_replay_new INTEGER, nvlink_recovery_new INTEGER,
   ecc_corrected_new INTEGER, ecc_uncorrected_new INTEGER, pcie_replays_new INTEGER,
   PRIMARY KEY (gpu, hour)) WITHOUT ROWID;
--- Each process that wrote the file: one for a burn-in, one per start of a monitor on it.
+-- Each process that wrote the file: one for a burn-in, one per start of a monitor on it, with its
+-- sampling interval (NULL: a segment written before schema 5).
 CREATE TABLE segments (started_unix_ms INTEGER NOT NULL, first_t_s REAL NOT NULL, ended_t_s REAL,
-  telemetry_source TEXT NOT NULL);
+  telemetry_source TEXT NOT NULL, interval_s REAL);
 INSERT INTO meta (key, value) VALUES ('schema', 'gpuvet.burnin.db'), ('schema_version', '{}'), ('purpose', '{}');
 )SQL",
-                     kSchemaVersion, purpose);
+                     minute_rollup_table_sql(), kSchemaVersion, purpose);
+}
+
+std::string schema_migration_sql(int from) {
+  if (from != 4 || kSchemaVersion != 5) return {};
+  return minute_rollup_migration_sql() + "ALTER TABLE segments ADD COLUMN interval_s REAL;\n" +
+         fmt::format("UPDATE meta SET value = '{}' WHERE key = 'schema_version';\n", kSchemaVersion);
+}
+
+std::string not_recorded_reason(int schema_version) {
+  return fmt::format("not recorded (a schema {} history, before gpuvet stored this reading)", schema_version);
 }
 
 }  // namespace gpuvet::telemetry

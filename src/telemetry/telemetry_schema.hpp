@@ -22,10 +22,14 @@ namespace gpuvet::telemetry {
 // pruned from the front), hourly rollups, segments (each process that wrote the file) and
 // meta.purpose ("burnin" or "monitor"); 4: nine more sample fields after the NVLink count
 // (kSchema4Fields: framebuffer memory, PCIe link current/max, remapped rows, remap failure), so the
-// sample encoding has 29 fields instead of 20 (the tables are unchanged). This gpuvet reads 2 to 4
-// and writes 4; a monitor continuing a schema 2 or 3 history keeps writing that file's encoding
-// (without the new fields), so the file stays one version.
-inline constexpr int kSchemaVersion = 4;
+// sample encoding has 29 fields instead of 20 (the tables are unchanged); 5: the minute rollups hold
+// what the hourly ones hold (min/mean/max of utilization, temperature, power, SM clock; counter
+// growth; minute_rollup.hpp) and each segment its sampling interval (the sample encoding is 4's).
+// This gpuvet reads 2 to 5 and writes 5. A monitor continuing a schema 4 history migrates it to 5
+// in place (schema_migration_sql: columns added, nothing rewritten); one continuing a schema 3
+// history keeps writing that file's encoding and tables (without the new fields), so the file
+// stays one version.
+inline constexpr int kSchemaVersion = 5;
 inline constexpr int kOldestReadableSchemaVersion = 2;
 
 using core::BurninGpu;
@@ -150,9 +154,12 @@ std::string nvlink_columns();
 // "INSERT INTO table (columns) VALUES (?,...)" for one of the column lists above.
 std::string insert_sql(std::string_view table, const std::string& columns);
 
-// The per-minute rollup columns after gpu, minute (telemetry_store.hpp MinuteRollup).
-inline constexpr std::string_view kRollupColumns =
-    "gpu, minute, samples, t_s, loaded, tflops, gpu_temp_c, max_temp_c, sm_clock_mhz, power_w, throttled, "
-    "throttled_from_s, throttled_to_s";
+// SQL that turns a monitor history of schema `from` into the current schema in place, run in the
+// caller's transaction; empty when `from` cannot be migrated (a schema 2 or 3 encoding differs).
+std::string schema_migration_sql(int from);
+
+// Why a reading a file of `schema_version` predates is absent:
+// "not recorded (a schema 4 history, before gpuvet stored this reading)".
+std::string not_recorded_reason(int schema_version);
 
 }  // namespace gpuvet::telemetry

@@ -1,5 +1,5 @@
 // Writes the burn-in database: run and GPUs at creation, then samples (a row per tick), events
-// and per-minute rollups in batched transactions.
+// and per-minute and per-hour rollups in batched transactions; each process's segment.
 #include "telemetry/telemetry_store.hpp"
 
 #include <fmt/format.h>
@@ -32,8 +32,6 @@ void bind_reading(Statement& st, int index, const core::Reading<T>& r) {
     st.bind(index, static_cast<std::int64_t>(r.value()));
   }
 }
-
-constexpr std::uint64_t kThrottleBits = core::clocks_event::throttling;
 
 constexpr const char* kInsertUnsupported = "INSERT OR REPLACE INTO unsupported (gpu, field, reason) VALUES (?,?,?)";
 
@@ -88,16 +86,6 @@ std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& ru
 
 }  // namespace
 
-std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
-                                         const std::string& telemetry_source) {
-  auto st = db.prepare("INSERT INTO segments (started_unix_ms, first_t_s, ended_t_s, telemetry_source) VALUES (?,?,NULL,?)");
-  if (!st) return st.error();
-  st.value()->bind(1, static_cast<std::int64_t>(started_unix_ms));
-  st.value()->bind(2, first_t_s);
-  st.value()->bind(3, telemetry_source);
-  return st.value()->run();
-}
-
 TelemetryStore::TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options)
     : db_(std::move(db)), clock_(clock), options_(options), encoder_(std::make_unique<SampleEncoder>()) {}
 
@@ -136,17 +124,18 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
 }
 
 std::optional<core::Error> TelemetryStore::prepare_statements() {
+  if (auto e = check_schema(*db_, nullptr, &table_version_)) return e;
   auto s = db_->prepare("INSERT INTO ticks (t_s, unix_ms, data) VALUES (?,?,?)");
   auto n = db_->prepare(insert_sql("nvlink", nvlink_columns()));
   auto e = db_->prepare("INSERT INTO events (gpu, t_s, kind, code, message) VALUES (?,?,?,?,?)");
   auto a = db_->prepare("INSERT INTO sample_absences (gpu, t_s, field, reason) VALUES (?,?,?,?)");
-  auto r = db_->prepare(fmt::format("INSERT OR REPLACE INTO rollups ({}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", kRollupColumns));
+  auto r = db_->prepare(minute_rollup_upsert_sql(table_version_));
   auto h = db_->prepare(hour_rollup_upsert_sql());
   for (auto* st : {&s, &n, &e, &a, &r, &h}) {
     if (!*st) return st->error();
   }
   insert_tick_ = std::move(s).value();
-  insert_rollup_ = std::move(r).value();
+  upsert_minute_ = std::move(r).value();
   insert_nvlink_ = std::move(n).value();
   insert_event_ = std::move(e).value();
   insert_absence_ = std::move(a).value();
@@ -249,67 +238,28 @@ std::optional<core::Error> TelemetryStore::flush_tick() {
 }
 
 std::optional<core::Error> TelemetryStore::roll_up(const core::TelemetrySample& s) {
-  if (auto hour = hours_[s.gpu].add(s)) {
+  if (auto minute = minutes_.try_emplace(s.gpu, 60.0).first->second.add(s)) {
+    if (auto e = write_minute_rollup(*minute)) return e;
+  }
+  if (auto hour = hours_.try_emplace(s.gpu, 3600.0).first->second.add(s)) {
     if (auto e = write_hour_rollup(*hour)) return e;
-  }
-  const auto minute = static_cast<std::int64_t>(std::floor(s.t_s / 60));
-  RollupSums& r = rollups_[s.gpu];
-  if (r.minute != minute) {
-    if (r.samples > 0) {
-      if (auto e = write_rollup(s.gpu, r)) return e;
-    }
-    r = RollupSums{};
-    r.minute = minute;
-  }
-  ++r.samples;
-  r.t_sum += s.t_s;
-  if (s.tflops.known()) ++r.loaded;
-  const core::Reading<double>* values[] = {&s.tflops, &s.gpu_temp_c, &s.sm_clock_mhz, &s.power_w};
-  for (std::size_t i = 0; i < 4; ++i) {
-    if (!values[i]->known() || !std::isfinite(**values[i])) continue;
-    r.sum[i] += **values[i];
-    ++r.known[i];
-  }
-  if (s.gpu_temp_c.known()) r.max_temp_c = std::max(r.max_temp_c.value_or(*s.gpu_temp_c), *s.gpu_temp_c);
-  if (s.clocks_event_reasons.known() && (*s.clocks_event_reasons & kThrottleBits) != 0) {
-    ++r.throttled;
-    if (!r.throttled_from_s) r.throttled_from_s = s.t_s;
-    r.throttled_to_s = s.t_s;
   }
   return std::nullopt;
 }
 
-std::optional<core::Error> TelemetryStore::write_rollup(int gpu, const RollupSums& sums) {
+std::optional<core::Error> TelemetryStore::write_minute_rollup(const PeriodAccumulator::Closed& minute) {
   MinuteRollup r;
-  r.gpu = gpu;
-  r.minute = sums.minute;
-  r.samples = sums.samples;
-  r.t_s = sums.t_sum / static_cast<double>(sums.samples);
-  r.loaded = sums.loaded;
-  std::optional<double>* means[] = {&r.tflops, &r.gpu_temp_c, &r.sm_clock_mhz, &r.power_w};
-  for (std::size_t i = 0; i < 4; ++i) {
-    if (sums.known[i] > 0) *means[i] = sums.sum[i] / static_cast<double>(sums.known[i]);
-  }
-  r.max_temp_c = sums.max_temp_c;
-  r.throttled = sums.throttled;
-  r.throttled_from_s = sums.throttled_from_s;
-  r.throttled_to_s = sums.throttled_to_s;
-  Statement& st = *insert_rollup_;
-  int col = 1;
-  st.bind(col++, static_cast<std::int64_t>(r.gpu));
-  st.bind(col++, r.minute);
-  st.bind(col++, static_cast<std::int64_t>(r.samples));
-  st.bind(col++, r.t_s);
-  st.bind(col++, static_cast<std::int64_t>(r.loaded));
-  for (const auto* v : {&r.tflops, &r.gpu_temp_c, &r.max_temp_c, &r.sm_clock_mhz, &r.power_w}) st.bind_optional(col++, *v);
-  st.bind(col++, static_cast<std::int64_t>(r.throttled));
-  st.bind_optional(col++, r.throttled_from_s);
-  st.bind_optional(col++, r.throttled_to_s);
-  return st.run();
+  static_cast<PeriodRollup&>(r) = minute.rollup;
+  r.minute = minute.period;
+  bind_minute_rollup(*upsert_minute_, r, table_version_);
+  return upsert_minute_->run();
 }
 
-std::optional<core::Error> TelemetryStore::write_hour_rollup(const HourRollup& rollup) {
-  bind_hour_rollup(*upsert_hour_, rollup);
+std::optional<core::Error> TelemetryStore::write_hour_rollup(const PeriodAccumulator::Closed& hour) {
+  HourRollup r;
+  static_cast<PeriodRollup&>(r) = hour.rollup;
+  r.hour = hour.period;
+  bind_hour_rollup(*upsert_hour_, r);
   return upsert_hour_->run();
 }
 
@@ -345,11 +295,11 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetryEvent& ev
 std::optional<core::Error> TelemetryStore::finish(core::BurninStatus status, double ended_t_s) {
   if (auto e = begin()) return e;
   if (auto e = flush_tick()) return e;
-  // Each GPU's last minute: a sample of a later minute closes it.
-  for (auto& [gpu, r] : rollups_) {
-    if (r.samples == 0) continue;
-    if (auto e = write_rollup(gpu, r)) return e;
-    r = RollupSums{};
+  // Each GPU's open minute and hour: a sample of a later one closes them.
+  for (auto& [gpu, m] : minutes_) {
+    if (auto minute = m.take()) {
+      if (auto e = write_minute_rollup(*minute)) return e;
+    }
   }
   for (auto& [gpu, h] : hours_) {
     if (auto hour = h.take()) {

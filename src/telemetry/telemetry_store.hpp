@@ -1,7 +1,7 @@
 // The burn-in database: an embedded SQLite file (WAL) that a run writes as samples arrive, in
 // transactions committed at most `max_commit_lag` apart, so a run killed with SIGKILL keeps
 // everything up to its last commit. It holds the run, the GPUs, what each GPU could not report,
-// every sample (one row per tick, delta-encoded), every event and per-minute rollups for charts:
+// every sample (one row per tick, delta-encoded), every event and per-minute and per-hour rollups:
 // each burn-in report is rebuilt from this file alone, in one pass (read_burnin). One writer, used
 // from one thread (the burn-in runner's sampling loop).
 #pragma once
@@ -22,6 +22,8 @@
 #include "core/telemetry.hpp"
 #include "platform/clock.hpp"
 #include "telemetry/hour_rollup.hpp"
+#include "telemetry/minute_rollup.hpp"
+#include "telemetry/period_rollup.hpp"
 
 namespace gpuvet::telemetry {
 
@@ -40,25 +42,16 @@ struct StoreOptions {
   // meta.purpose of a new database: "burnin" or "monitor" (reopen() continues only "monitor").
   std::string purpose = "burnin";
 };
+  // reopen(): the sampling interval of the process continuing the history, in seconds. A history
+  // is sampled at one interval (its readers count time as samples x run.interval_s), so reopen()
+  // refuses another one (usage error, exit 2, naming both); 0: the history's own.
+  double interval_s = 0;
 
 // How long each layer of the history is kept, in seconds of run time (gpuvet monitor --retention).
 struct Retention {
   double raw_s = 48 * 3600.0;          // raw samples (ticks, NVLink counter changes, absences)
   double minute_s = 30 * 86400.0;      // per-minute rollups
   double hour_s = 400 * 86400.0;       // hourly rollups and events
-};
-
-// One GPU's samples in one minute of run time (minute = floor(t_s / 60)), for charts: means of
-// the known values (absent when none was known).
-struct MinuteRollup {
-  int gpu = 0;
-  std::int64_t minute = 0;
-  std::size_t samples = 0;
-  double t_s = 0;                            // mean time of the samples
-  std::size_t loaded = 0;                    // samples under load (TFLOP/s known)
-  std::optional<double> tflops, gpu_temp_c, max_temp_c, sm_clock_mhz, power_w;
-  std::size_t throttled = 0;                 // samples with a thermal/hardware slowdown or power brake
-  std::optional<double> throttled_from_s, throttled_to_s;  // first and last throttled sample
 };
 
 // Receives each stored sample in time order; the sample is valid only during the call.
@@ -104,7 +97,7 @@ class TelemetryStore {
   core::Result<core::BurninRecord> read_back(const HeaderSink& on_header, const SampleSink& on_sample);
   // Everything in memory (tests and short runs).
   core::Result<core::BurninRecord> read_back();
-  // The per-minute rollups, by GPU then minute (the last minute's once the run has finished).
+  // The per-minute rollups, by GPU then minute (each GPU's open minute once the run has finished).
   std::optional<core::Error> for_each_rollup(const std::function<void(const MinuteRollup&)>& visit);
   [[nodiscard]] std::size_t commits() const { return commits_; }
   [[nodiscard]] const std::string& path() const;
@@ -126,28 +119,21 @@ class TelemetryStore {
   std::optional<core::Error> write_nvlink(const core::TelemetrySample& sample);
   std::optional<core::Error> flush_tick();
   std::optional<core::Error> roll_up(const core::TelemetrySample& sample);
-  // The current minute of one GPU, until a sample of a later minute arrives.
-  struct RollupSums {
-    std::int64_t minute = -1;
-    std::size_t samples = 0, loaded = 0, throttled = 0;
-    double t_sum = 0;
-    std::array<double, 4> sum{};         // tflops, gpu_temp_c, sm_clock_mhz, power_w
-    std::array<std::size_t, 4> known{};
-    std::optional<double> max_temp_c, throttled_from_s, throttled_to_s;
-  };
-  std::optional<core::Error> write_rollup(int gpu, const RollupSums& sums);
-  std::optional<core::Error> write_hour_rollup(const HourRollup& rollup);
+  std::optional<core::Error> write_minute_rollup(const PeriodAccumulator::Closed& minute);
+  std::optional<core::Error> write_hour_rollup(const PeriodAccumulator::Closed& hour);
+  // Reads the layout of the file's tables (table_version_) from meta.schema_version first.
   std::optional<core::Error> prepare_statements();
   std::unique_ptr<Database> db_;
   platform::Clock& clock_;
   StoreOptions options_;
   std::unique_ptr<Statement> insert_tick_;
-  std::unique_ptr<Statement> insert_rollup_;
+  std::unique_ptr<Statement> upsert_minute_;
   std::unique_ptr<Statement> insert_nvlink_;
   std::unique_ptr<Statement> insert_event_;
   std::unique_ptr<Statement> insert_absence_;
   std::unique_ptr<Statement> upsert_hour_;
-  std::map<int, HourAccumulator> hours_;        // gpu -> the current hour
+  int table_version_ = 0;  // kSchemaVersion, or 3 for a schema 3 history continued (its tables)
+  std::map<int, PeriodAccumulator> minutes_, hours_;  // gpu -> the current minute, hour
   std::vector<int> gpu_indices_;
   std::int64_t started_unix_ms_ = 0;
   double last_keyframe_s_ = -1e300;
@@ -162,7 +148,6 @@ class TelemetryStore {
   std::int64_t tick_unix_ms_ = 0;
   bool tick_open_ = false;
   double last_t_s_ = -1e300;      // the newest sample appended
-  std::map<int, RollupSums> rollups_;  // gpu -> the current minute
   platform::Clock::Duration last_commit_{};
   bool in_transaction_ = false;
   std::size_t commits_ = 0;
@@ -188,12 +173,18 @@ core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_
 // reads (telemetry_reader.cpp); `purpose` gets meta.purpose ("burnin" for schema 2).
 // `version`, when given, receives meta.schema_version (a readable one).
 std::optional<core::Error> check_schema(Database& db, std::string* purpose = nullptr, int* version = nullptr);
-// Records that a process starts writing the database (telemetry_store.cpp).
+// Records that a process starts writing the database (history_segment.cpp): a segment sampled at
+// the run's interval (run.interval_s; a schema 3 history's segments have no interval column). A
+// schema 4 history (reopen()) is first migrated to the current schema in place (columns added,
+// rows kept). In the caller's transaction, after the run row.
 std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
                                          const std::string& telemetry_source);
 // The hourly rollups of an open database (telemetry_history.cpp).
 std::optional<core::Error> read_hour_rollups(Database& db, const std::function<void(const HourRollup&)>& visit);
-// The rollups of an open database (telemetry_reader.cpp).
+// The minute rollups of an open database, by GPU then minute (telemetry_reader.cpp).
 std::optional<core::Error> read_rollups(Database& db, const std::function<void(const MinuteRollup&)>& visit);
+// For reopen(), through a read-only connection: OK when `interval_s` is 0 or the sampling interval
+// of the history at `path`; a usage error (exit 2) naming both otherwise (history_segment.cpp).
+std::optional<core::Error> check_history_interval(const std::string& path, double interval_s);
 
 }  // namespace gpuvet::telemetry

@@ -225,7 +225,7 @@ TEST(BurninSim, StoreCostsUnder40BytesPerGpuSample) {
       ++rollups;
       rolled += r.samples;
       EXPECT_EQ(r.samples, r.minute == 0 ? 59u : r.minute == 60 ? 1u : 60u) << r.gpu << " " << r.minute;
-      EXPECT_TRUE(r.tflops && r.gpu_temp_c && r.power_w && r.sm_clock_mhz);
+      EXPECT_TRUE(r.tflops && r.gpu_temp_c.mean && r.power_w.mean && r.sm_clock_mhz.mean);
     }));
   }
   EXPECT_EQ(rollups, 8u * 61);
