@@ -41,11 +41,11 @@ struct StoreOptions {
   double keyframe_every_s = 0;
   // meta.purpose of a new database: "burnin" or "monitor" (reopen() continues only "monitor").
   std::string purpose = "burnin";
-};
   // reopen(): the sampling interval of the process continuing the history, in seconds. A history
   // is sampled at one interval (its readers count time as samples x run.interval_s), so reopen()
   // refuses another one (usage error, exit 2, naming both); 0: the history's own.
   double interval_s = 0;
+};
 
 // How long each layer of the history is kept, in seconds of run time (gpuvet monitor --retention).
 struct Retention {
@@ -179,12 +179,12 @@ std::optional<core::Error> check_schema(Database& db, std::string* purpose = nul
 // rows kept). In the caller's transaction, after the run row.
 std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix_ms, double first_t_s,
                                          const std::string& telemetry_source);
+// For reopen(), through a read-only connection: OK when `interval_s` is 0 or the sampling interval
+// of the history at `path`; a usage error (exit 2) naming both otherwise (history_segment.cpp).
+std::optional<core::Error> check_history_interval(const std::string& path, double interval_s);
 // The hourly rollups of an open database (telemetry_history.cpp).
 std::optional<core::Error> read_hour_rollups(Database& db, const std::function<void(const HourRollup&)>& visit);
 // The minute rollups of an open database, by GPU then minute (telemetry_reader.cpp).
 std::optional<core::Error> read_rollups(Database& db, const std::function<void(const MinuteRollup&)>& visit);
-// For reopen(), through a read-only connection: OK when `interval_s` is 0 or the sampling interval
-// of the history at `path`; a usage error (exit 2) naming both otherwise (history_segment.cpp).
-std::optional<core::Error> check_history_interval(const std::string& path, double interval_s);
 
 }  // namespace gpuvet::telemetry
