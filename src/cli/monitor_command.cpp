@@ -28,9 +28,11 @@
 #include "monitor/metric_catalog.hpp"
 #include "monitor/monitor_daemon.hpp"
 #include "monitor/prometheus_rules.hpp"
+#include "monitor/renumbered_source.hpp"
 #include "monitor/scaled_clock.hpp"
 #include "platform/environment.hpp"
 #include "probes/live_machine.hpp"
+#include "telemetry/history_gpus.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
@@ -205,10 +207,26 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   store_options.fsync_each_commit = false;  // NORMAL: a killed daemon loses nothing committed; power loss the last second
   store_options.keyframe_every_s = std::min(3600.0, config.retention.raw_s / 4);
   std::unique_ptr<telemetry::TelemetryStore> store;
+  // Which card is which: the history's numbering, matched by UUID (the same as the source's
+  // unless a GPU fell off the bus and the driver renumbered the others).
+  telemetry::HistoryGpuMatch match = telemetry::same_numbering(*gpus);
   if (exists) {
-    auto reopened = telemetry::TelemetryStore::reopen(db, *gpus, source.value()->describe(), wall, store_options);
+    auto reopened = telemetry::TelemetryStore::reopen(db, *gpus, source.value()->describe(), wall, store_options, &match);
     if (!reopened) return reopened.error().with_context("continuing the history");
     store = std::move(reopened).value();
+    config.missing = match.missing;
+    if (config.baseline) {
+      // The bundle was matched with the GPUs as the source numbers them: use the history's numbers.
+      std::vector<core::TrendBaselineGpu> renumbered;
+      for (auto b : config.baseline->gpus) {
+        for (std::size_t i = 0; i < match.present.size(); ++i) {
+          if (match.source_index[i] != b.gpu) continue;
+          b.gpu = match.present[i].index;
+          renumbered.push_back(b);
+        }
+      }
+      config.baseline->gpus = std::move(renumbered);
+    }
   } else {
     core::BurninRunInfo run;
     run.source = simulated ? "monitor, simulated: " + o.sim_profile : "monitor (NVML)";
@@ -252,7 +270,7 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   if (config.baseline) {
     // A GPU the bundle has no burn-in results for is not compared: say so, it is not a pass.
     std::vector<int> compared, missing;
-    for (const auto& g : *gpus) {
+    for (const auto& g : match.present) {
       const bool has = std::any_of(config.baseline->gpus.begin(), config.baseline->gpus.end(),
                                    [&](const core::TrendBaselineGpu& b) { return b.gpu == g.index; });
       (has ? compared : missing).push_back(g.index);
@@ -266,15 +284,25 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     }
   }
 
+  for (std::size_t i = 0; i < match.present.size(); ++i) {
+    if (match.present[i].index == match.source_index[i]) continue;
+    log.notice(fmt::format("GPU {} of the history ({}) is index {} for the driver now: labelled and stored as GPU {}",
+                           match.present[i].index, match.present[i].uuid.known() ? *match.present[i].uuid : "no UUID",
+                           match.source_index[i], match.present[i].index));
+  }
+  auto renumbered = std::make_unique<monitor::RenumberedSource>(*source.value(), match);
+
   DaemonSignalGuard signal_guard;
-  monitor::MonitorDaemon daemon(*source.value(), *store, board, *clock, wall, log, config);
+  monitor::MonitorDaemon daemon(*renumbered, *store, board, *clock, wall, log, config);
   auto summary = daemon.run({&g_stop, &g_status});
   server.stop();
   if (daemon.hung_calls() > 0) {
     // A thread is still inside an NVML call that hung: destroying the source would call
-    // nvmlShutdown (which may block on the same driver lock) and unload code that thread runs.
+    // nvmlShutdown (which may block on the same driver lock) and unload code that thread runs
+    // (through the renumbering wrapper, kept too).
     log.warning(fmt::format("{} NVML call(s) still hung at exit; leaving NVML loaded", daemon.hung_calls()));
     (void)source.value().release();
+    (void)renumbered.release();
   }
   if (!summary) return summary.error().with_context("monitor");
   return core::ExitCode::pass;

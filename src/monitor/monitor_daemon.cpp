@@ -134,6 +134,25 @@ bool MonitorDaemon::probe_slot(std::size_t slot, std::vector<core::UnsupportedFi
   return true;
 }
 
+void MonitorDaemon::record_missing(std::size_t slot, double t_s, std::int64_t unix_ms) {
+  GpuNow& g = gpus_[slot];
+  core::TelemetrySample s = unanswered(missing_[slot]);
+  s.gpu = g.gpu.index;
+  s.t_s = t_s;
+  s.unix_ms = unix_ms;
+  s.tflops = core::Absent{"the monitor only watches (no load of its own)"};
+  s.miscompares = core::Absent{"the monitor only watches (no load of its own)"};
+  g.lost = true;
+  g.has_sample = true;
+  evaluator_->on_sample(s, false, missing_[slot]);
+  if (auto e = store_.append(s)) {
+    ++cost_.store_errors_total;
+    if (!store_failing_) log_.error("history not written: " + e->message);
+    store_failing_ = true;
+  }
+  g.latest = std::move(s);
+}
+
 std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms, double source_t, bool retry_lost) {
   const auto started = wall_.now();
   const auto store_failed = [&](const core::Error& e) {
@@ -161,6 +180,10 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
     GpuNow& g = gpus_[slot];
     if (g.lost && !retry_lost && t_s - lost_asked_s_[slot] < config_.lost_retry_s) continue;
     lost_asked_s_[slot] = t_s;
+    if (!missing_[slot].empty()) {
+      record_missing(slot, t_s, unix_ms);
+      continue;
+    }
     const bool was_busy = caller_ && caller_->busy(g.gpu.index);
     if (was_busy && g.lost) continue;  // still inside the call that hung: nothing to ask
     std::optional<core::TelemetrySample> asked;
@@ -223,11 +246,26 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
 core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   auto listed = source_.gpus();
   if (!listed) return listed.error();
-  evaluator_ = std::make_unique<AlertEvaluator>(*listed, config_.thresholds);
+  // The GPUs listed now and those of the history missing now, in index order.
+  std::vector<std::pair<core::BurninGpu, std::string>> slots;
+  for (const auto& info : *listed) slots.emplace_back(info, "");
+  for (const auto& info : config_.missing) {
+    const std::string uuid = info.uuid.known() ? *info.uuid : "UUID not recorded";
+    const std::string bus = info.pci_bus_id.known() ? ", " + *info.pci_bus_id : "";
+    slots.emplace_back(info, fmt::format("{}{}, GPU {} of this history, is not enumerated by the driver since this "
+                                         "restart (fallen off the bus? look for Xid 79 in dmesg)",
+                                         uuid, bus, info.index));
+    log_.error(fmt::format("GPU {} lost: {}; the other GPUs are sampled under their history's index (by UUID)", info.index,
+                           slots.back().second));
+  }
+  std::stable_sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a.first.index < b.first.index; });
+  std::vector<core::BurninGpu> watched;
+  for (const auto& [info, why] : slots) watched.push_back(info);
+  evaluator_ = std::make_unique<AlertEvaluator>(watched, config_.thresholds);
   if (config_.baseline) evaluator_->set_baseline(*config_.baseline);
   if (!source_.simulated()) caller_ = std::make_unique<DeadlineCaller>(config_.call_deadline_s);
   std::vector<core::UnsupportedField> unsupported;
-  for (const auto& info : *listed) {
+  for (const auto& [info, why] : slots) {
     GpuNow g;
     g.gpu = info;
     if (config_.baseline) {
@@ -237,8 +275,9 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
     }
     gpus_.push_back(std::move(g));
     unsupported_.emplace_back();
-    needs_probe_.push_back(true);
-    if (!probe_slot(gpus_.size() - 1, unsupported)) {
+    needs_probe_.push_back(why.empty());
+    missing_.push_back(why);
+    if (why.empty() && !probe_slot(gpus_.size() - 1, unsupported)) {
       ++cost_.source_errors_total;
       log_.error(fmt::format("GPU {}: no answer to the probe within {} s (an NVML call hangs); asked again later",
                              info.index, config_.call_deadline_s));

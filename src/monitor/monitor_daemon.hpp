@@ -3,7 +3,8 @@
 // telemetry store (batched commits, pruned to the retention), feeds the alert evaluator and
 // publishes a MonitorSnapshot on the SnapshotBoard for the HTTP endpoint. A GPU that is lost or a
 // reading that fails is reported (gpu_lost, DaemonCost::source_errors_total) and the others keep
-// going; a lost GPU is asked again once a minute. A live source is called through a
+// going; a lost GPU is asked again once a minute. A GPU of a reopened history that the source no
+// longer lists (DaemonConfig::missing) is reported lost from the first tick. A live source is called through a
 // DeadlineCaller: a GPU whose call does not return within call_deadline_s is reported lost
 // (unresponsive) and not called again until that call returns. Runs on the caller's thread until the stop
 // flag is set or the duration has passed. Memory: the latest sample per GPU and the evaluator's
@@ -38,6 +39,9 @@ struct DaemonConfig {
   double call_deadline_s = 2;       // live source: wall time a GPU's probe or sample may take
   AlertThresholds thresholds;
   std::optional<core::TrendBaseline> baseline;  // --baseline: the acceptance bundle's steady state (baseline_drift)
+  // GPUs of the history (reopened --db) that the source does not list now, as the history knows
+  // them: reported lost (gpu_lost naming UUID and index) from the first tick, never asked.
+  std::vector<core::BurninGpu> missing;
 };
 
 struct DaemonSummary {
@@ -79,6 +83,8 @@ class MonitorDaemon {
   std::optional<std::vector<core::UnsupportedField>> ask_probe(int gpu);
   // Probes the GPU in `slot` and records what it cannot report; false when it did not answer.
   bool probe_slot(std::size_t slot, std::vector<core::UnsupportedField>& unsupported);
+  // A GPU of the history the source does not list: an all-absent sample saying why.
+  void record_missing(std::size_t slot, double t_s, std::int64_t unix_ms);
 
   api::TelemetrySource& source_;
   telemetry::TelemetryStore& store_;
@@ -91,6 +97,7 @@ class MonitorDaemon {
   std::vector<double> lost_asked_s_;
   std::vector<std::vector<std::string>> unsupported_;  // per GPU slot: fields probe() found unsupported
   std::vector<bool> needs_probe_;                       // per GPU slot: probe() has not answered yet
+  std::vector<std::string> missing_;                    // per GPU slot: why it is missing (empty: listed)
   std::unique_ptr<DeadlineCaller> caller_;              // live sources only
   std::unique_ptr<AlertEvaluator> evaluator_;
   std::vector<MonitorAlert> alerts_;

@@ -2,9 +2,10 @@
 // continue it after a restart, pruning what the retention no longer keeps, and the hourly rollups.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
-#include <set>
 
+#include "telemetry/history_gpus.hpp"
 #include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
@@ -14,30 +15,93 @@ namespace gpuvet::telemetry {
 
 namespace {
 
-// The GPUs `gpus` must be the ones the database watched: same indices, and the same UUID where
-// both know it (a GPU swapped for another is other history).
-std::optional<core::Error> check_same_gpus(Database& db, const std::vector<core::BurninGpu>& gpus) {
-  auto st = db.prepare("SELECT idx, uuid FROM gpus ORDER BY idx");
+// SQLite's words in an error of Database/Statement ("PATH: WHAT: words").
+std::string sqlite_words(const Database& db, const core::Error& e) {
+  std::string words = e.message.substr(std::min(e.message.size(), db.path().size() + 2));
+  if (const auto colon = words.find(": "); colon != std::string::npos) words = words.substr(colon + 2);
+  return words;
+}
+
+// PRAGMA quick_check: a history whose pages are damaged is refused before anything is written
+// into it (SQLite would go on writing around the damage). O(file size); docs/measurement.md.
+std::optional<core::Error> check_not_corrupt(Database& db) {
+  std::vector<std::string> problems;
+  auto st = db.prepare("PRAGMA quick_check(5)");
+  if (!st) {
+    problems.push_back(sqlite_words(db, st.error()));
+  } else {
+    while (true) {
+      auto row = st.value()->step();
+      if (!row) {
+        problems.push_back(sqlite_words(db, row.error()));
+        break;
+      }
+      if (!row.value()) break;
+      // One row may hold several problems, a line each, under "*** in database main ***".
+      const std::string text = st.value()->get_text(0);
+      if (text == "ok") continue;
+      for (std::size_t from = 0; from < text.size();) {
+        const std::size_t end = std::min(text.find('\n', from), text.size());
+        const std::string line = text.substr(from, end - from);
+        if (!line.empty() && line.rfind("***", 0) != 0) problems.push_back(line);
+        from = end + 1;
+      }
+    }
+  }
+  if (problems.empty()) return std::nullopt;
+  constexpr std::size_t kShown = 3;
+  std::string said;
+  for (std::size_t i = 0; i < problems.size() && i < kShown; ++i) said += (said.empty() ? "" : "; ") + problems[i];
+  if (problems.size() > kShown) said += "; and more";
+  return core::input_error(fmt::format("{}: a gpuvet monitor history that is corrupt (SQLite's quick_check: {}); left "
+                                       "untouched: restore it from a backup, or move it away to start a new history",
+                                       db.path(), said));
+}
+
+core::Result<std::vector<core::BurninGpu>> read_history_gpus(Database& db) {
+  auto st = db.prepare(
+      "SELECT idx, name, uuid, pci_bus_id, power_limit_w, shutdown_temp_c, slowdown_temp_c, max_sm_clock_mhz FROM gpus "
+      "ORDER BY idx");
   if (!st) return st.error();
-  std::vector<std::pair<int, std::optional<std::string>>> stored;
+  std::vector<core::BurninGpu> out;
+  const core::Absent unrecorded{"not recorded in the history"};
   while (true) {
     auto row = st.value()->step();
     if (!row) return row.error();
-    if (!row.value()) break;
-    stored.emplace_back(static_cast<int>(st.value()->get_int(0)), st.value()->opt_text(1));
-  }
-  const auto other = [&](const std::string& why) {
-    return core::input_error(fmt::format("{}: holds the history of other GPUs ({}); give another --db", db.path(), why));
-  };
-  if (stored.size() != gpus.size()) return other(fmt::format("{} GPUs there, {} here", stored.size(), gpus.size()));
-  for (std::size_t i = 0; i < gpus.size(); ++i) {
-    const auto& [idx, uuid] = stored[i];
-    if (idx != gpus[i].index) return other(fmt::format("GPU index {} there, {} here", idx, gpus[i].index));
-    if (uuid && gpus[i].uuid.known() && *uuid != *gpus[i].uuid) {
-      return other(fmt::format("GPU {} is {} there, {} here", idx, *uuid, *gpus[i].uuid));
+    if (!row.value()) return out;
+    const Statement& s = *st.value();
+    core::BurninGpu g;
+    g.index = static_cast<int>(s.get_int(0));
+    int col = 1;
+    for (auto* text : {&g.name, &g.uuid, &g.pci_bus_id}) {
+      const auto v = s.opt_text(col++);
+      *text = v ? core::Reading<std::string>(*v) : core::Reading<std::string>(unrecorded);
     }
+    for (auto* real : {&g.power_limit_w, &g.shutdown_temp_c, &g.slowdown_temp_c, &g.max_sm_clock_mhz}) {
+      const auto v = s.opt_double(col++);
+      *real = v ? core::Reading<double>(*v) : core::Reading<double>(unrecorded);
+    }
+    out.push_back(std::move(g));
   }
-  return std::nullopt;
+}
+
+// Everything that refuses a history, through a read-only connection (Database::open read_only
+// never changes a byte of the file nor adds one beside it): not a gpuvet database, not a monitor
+// history, a schema this gpuvet does not write, damaged pages, other GPUs.
+core::Result<HistoryGpuMatch> inspect_history(const std::string& path, const std::vector<core::BurninGpu>& gpus, int& version) {
+  auto opened = Database::open(path, Database::Mode::read_only);
+  if (!opened) return opened.error();
+  Database& d = *opened.value();
+  std::string purpose;
+  if (auto e = check_schema(d, &purpose, &version)) return *e;
+  if (purpose != "monitor") {
+    return core::input_error(fmt::format("{}: a gpuvet {} database, not a monitor history; give another --db", path,
+                                         purpose == "burnin" ? "burn-in" : purpose));
+  }
+  if (auto e = check_not_corrupt(d)) return *e;
+  auto history = read_history_gpus(d);
+  if (!history) return history.error();
+  return match_history_gpus(path, history.value(), gpus);
 }
 
 template <class Bind>
@@ -53,19 +117,17 @@ std::optional<core::Error> run_sql(Database& db, const std::string& sql, Bind&& 
 core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::string& path,
                                                                      const std::vector<core::BurninGpu>& gpus,
                                                                      const std::string& telemetry_source,
-                                                                     platform::Clock& commit_clock, StoreOptions options) {
+                                                                     platform::Clock& commit_clock, StoreOptions options,
+                                                                     HistoryGpuMatch* match) {
+  int version = kSchemaVersion;
+  auto matched = inspect_history(path, gpus, version);
+  if (!matched) return matched.error();
   auto opened = Database::open(path, Database::Mode::read_write);
   if (!opened) return opened.error();
   Database& d = *opened.value();
-  // Read before anything is written: a file that is not ours is refused untouched.
-  std::string purpose;
-  int version = kSchemaVersion;
-  if (auto e = check_schema(d, &purpose, &version)) return *e;
-  if (purpose != "monitor") {
-    return core::input_error(fmt::format("{}: a gpuvet {} database, not a monitor history; give another --db", path,
-                                         purpose == "burnin" ? "burn-in" : purpose));
-  }
-  if (auto e = check_same_gpus(d, gpus)) return *e;
+  // Every GPU of the history, present or not: retention prunes the rollups of a missing one too.
+  auto history = read_history_gpus(d);
+  if (!history) return history.error();
   auto run = d.prepare("SELECT started_unix_ms FROM run WHERE id = 1");
   if (!run) return run.error();
   auto row = run.value()->step();
@@ -92,7 +154,8 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
   store->keyframe_next_tick_ = true;  // the encoder does not know the last values of the file
   // An older history keeps its own encoding (and version): the fields it predates go unrecorded.
   store->encoder_ = std::make_unique<SampleEncoder>(encoded_fields_for_schema(version));
-  for (const auto& g : gpus) store->gpu_indices_.push_back(g.index);
+  for (const auto& g : history.value()) store->gpu_indices_.push_back(g.index);
+  if (match) *match = std::move(matched).value();
   auto unsupported = store->db_->prepare("SELECT gpu, field FROM unsupported");
   if (!unsupported) return unsupported.error();
   while (true) {

@@ -222,15 +222,36 @@ std::optional<core::Error> read_events(Database& db, std::vector<core::Telemetry
 
 std::optional<core::Error> check_schema(Database& db, std::string* purpose, int* version_out) {
   auto st = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'");
-  if (!st) return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor)", db.path()));
+  // SQLite's own words tell a file that is not SQLite ("file is not a database") from a damaged
+  // one ("database disk image is malformed") and from a SQLite file of another program ("no such table").
+  const auto unreadable = [&](const core::Error& e) {
+    // e.message is "PATH: WHAT: SQLite's words"; the refusal quotes only SQLite's words.
+    std::string words = e.message.substr(std::min(e.message.size(), db.path().size() + 2));
+    if (const auto colon = words.find(": "); colon != std::string::npos) words = words.substr(colon + 2);
+    if (words.find("malformed") != std::string::npos) {
+      return core::input_error(fmt::format("{}: a damaged SQLite database, unreadable as a gpuvet history (SQLite: {})", db.path(), words));
+    }
+    return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor; SQLite: {})", db.path(), words));
+  };
+  if (!st) return unreadable(st.error());
   auto row = st.value()->step();
-  if (!row || !row.value()) return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor; no schema version)", db.path()));
+  if (!row) return unreadable(row.error());
+  if (!row.value()) return core::input_error(fmt::format("{}: not a gpuvet history database (burn-in or monitor; no schema version)", db.path()));
   const std::string version = st.value()->get_text(0);
+  // Read before the version is judged, so a refusal names what the file is (schema 2 has no purpose: a burn-in).
+  std::string kind = "burnin";
+  auto p = db.prepare("SELECT value FROM meta WHERE key = 'purpose'");
+  if (!p) return p.error();
+  auto prow = p.value()->step();
+  if (!prow) return prow.error();
+  if (prow.value()) kind = p.value()->get_text(0);
+  const std::string what = kind == "monitor" ? "gpuvet monitor history" : kind == "burnin" ? "gpuvet burn-in database"
+                                                                                          : "gpuvet database (purpose '" + kind + "')";
   if (version == "1") {
     return core::input_error(fmt::format(
-        "{}: burn-in database schema version 1 (one row per sample, written by gpuvet before the streaming judge); "
+        "{}: a {}, schema version 1 (one row per sample, written by gpuvet before the streaming judge); "
         "this gpuvet reads versions {} to {}: rebuild the report with the gpuvet that wrote it",
-        db.path(), kOldestReadableSchemaVersion, kSchemaVersion));
+        db.path(), what, kOldestReadableSchemaVersion, kSchemaVersion));
   }
   bool readable = false;
   for (int v = kOldestReadableSchemaVersion; v <= kSchemaVersion; ++v) {
@@ -239,17 +260,10 @@ std::optional<core::Error> check_schema(Database& db, std::string* purpose, int*
     if (version_out) *version_out = v;
   }
   if (!readable) {
-    return core::input_error(fmt::format("{}: burn-in database schema version {}, this gpuvet reads versions {} to {}",
-                                         db.path(), version, kOldestReadableSchemaVersion, kSchemaVersion));
+    return core::input_error(fmt::format("{}: a {}, schema version {}, this gpuvet reads versions {} to {} (written by a newer gpuvet?)",
+                                         db.path(), what, version, kOldestReadableSchemaVersion, kSchemaVersion));
   }
-  if (purpose) {
-    *purpose = "burnin";
-    auto p = db.prepare("SELECT value FROM meta WHERE key = 'purpose'");
-    if (!p) return p.error();
-    auto prow = p.value()->step();
-    if (!prow) return prow.error();
-    if (prow.value()) *purpose = p.value()->get_text(0);
-  }
+  if (purpose) *purpose = kind;
   return std::nullopt;
 }
 

@@ -30,6 +30,7 @@ namespace gpuvet::telemetry {
 class Database;
 class Statement;
 class SampleEncoder;
+struct HistoryGpuMatch;
 
 struct StoreOptions {
   // Longest time an appended sample may wait before it is committed (SIGKILL loses at most this).
@@ -68,13 +69,16 @@ class TelemetryStore {
                                                               platform::Clock& commit_clock, StoreOptions options = {});
   // Opens a monitor database written before (by a monitor that stopped or was killed) to continue
   // its history: the same run, a new segment, run time going on from the last tick (t_s of new
-  // samples must not be below last_t_s()). The first tick written is a keyframe. `gpus` must be
-  // the database's GPUs (same count; same UUIDs where both are known). Errors: bad_input when the
+  // samples must not be below last_t_s()). The first tick written is a keyframe. `gpus` (as the
+  // source numbers them) are matched with the database's by UUID (history_gpus.hpp); `match`, when
+  // given, receives which is which and the history's GPUs missing now. Errors: bad_input when the
   // file is not a SQLite database, not a gpuvet database, another schema version, a burn-in
-  // database, or the history of other GPUs; nothing is written then.
+  // database, corrupt (PRAGMA quick_check) or the history of other GPUs; all found through a
+  // read-only connection, so nothing is written then (not a byte, no -wal beside it).
   static core::Result<std::unique_ptr<TelemetryStore>> reopen(const std::string& path, const std::vector<core::BurninGpu>& gpus,
                                                               const std::string& telemetry_source,
-                                                              platform::Clock& commit_clock, StoreOptions options = {});
+                                                              platform::Clock& commit_clock, StoreOptions options = {},
+                                                              HistoryGpuMatch* match = nullptr);
   ~TelemetryStore();
   TelemetryStore(const TelemetryStore&) = delete;
   TelemetryStore& operator=(const TelemetryStore&) = delete;

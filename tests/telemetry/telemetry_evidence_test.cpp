@@ -135,7 +135,7 @@ TEST(TelemetryEvidence, WhatIsNotARegularFileIsBadInputWithTheReason) {
   std::ofstream(tmp.path("text.db")) << "not a database\n";
   const auto text = run_cli({"report", "--db", tmp.path("text.db")});
   EXPECT_EQ(text.exit_code, 2) << text.err;
-  EXPECT_NE(text.err.find("not a gpuvet history database (burn-in or monitor)"), std::string::npos) << text.err;
+  EXPECT_NE(text.err.find("not a gpuvet history database (burn-in or monitor; SQLite: file is not a database)"), std::string::npos) << text.err;
 
   const auto missing = run_cli({"report", "--db", tmp.path("missing.db")});
   EXPECT_EQ(missing.exit_code, 2);

@@ -135,7 +135,7 @@ TEST(TelemetryStore, RefusesFilesThatAreNotBurninDatabases) {
   auto other = load_burnin(tmp.path("other.db"));
   ASSERT_FALSE(other);
   EXPECT_EQ(other.error().kind, core::ErrorKind::bad_input);
-  EXPECT_NE(other.error().message.find("not a gpuvet history database (burn-in or monitor)"), std::string::npos);
+  EXPECT_NE(other.error().message.find("not a gpuvet history database (burn-in or monitor; SQLite: no such table: meta)"), std::string::npos);
 
   platform::ManualClock clock;
   auto record = analysis::testing::healthy_burnin(1, 10, 1);

@@ -1,0 +1,35 @@
+// Which GPUs of a monitor history are the GPUs present now (gpuvet monitor restarting on an
+// existing --db). Matched by UUID, not by position: after a GPU falls off the bus the driver
+// renumbers the others, so NVML's index 2 may be the card the history knows as GPU 3.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/telemetry.hpp"
+
+namespace gpuvet::telemetry {
+
+struct HistoryGpuMatch {
+  // The GPUs present now, each with its index in the history (what samples and labels use).
+  std::vector<core::BurninGpu> present;
+  // Parallel to `present`: the index the telemetry source (NVML, the simulator) knows it by.
+  std::vector<int> source_index;
+  // GPUs of the history not present now, as the history recorded them (index, UUID, bus id).
+  std::vector<core::BurninGpu> missing;
+};
+
+// Every GPU present, numbered as the source numbers it; nothing missing (a new history).
+HistoryGpuMatch same_numbering(const std::vector<core::BurninGpu>& present);
+
+// Matches the GPUs present now (as the source numbers them) with the GPUs of the history at
+// `path` (for messages). When every GPU on both sides has a UUID, by UUID: each present GPU must
+// be in the history (a card the history does not know, swapped in or added, or another machine,
+// is refused), and the history's GPUs not present are `missing`. When a UUID is unknown on either
+// side, by position: the same count and indices, and the same UUID where both know it (nothing
+// can be missing then). Errors: bad_input "holds the history of other GPUs" naming why.
+core::Result<HistoryGpuMatch> match_history_gpus(const std::string& path, const std::vector<core::BurninGpu>& history,
+                                                 const std::vector<core::BurninGpu>& present);
+
+}  // namespace gpuvet::telemetry
