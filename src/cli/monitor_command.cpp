@@ -206,6 +206,7 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   store_options.purpose = "monitor";
   store_options.fsync_each_commit = false;  // NORMAL: a killed daemon loses nothing committed; power loss the last second
   store_options.keyframe_every_s = std::min(3600.0, config.retention.raw_s / 4);
+  store_options.interval_s = config.interval_s;  // a history continued with another --interval is refused
   std::unique_ptr<telemetry::TelemetryStore> store;
   // Which card is which: the history's numbering, matched by UUID (the same as the source's
   // unless a GPU fell off the bus and the driver renumbered the others).

@@ -122,6 +122,7 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
   int version = kSchemaVersion;
   auto matched = inspect_history(path, gpus, version);
   if (!matched) return matched.error();
+  if (auto e = check_history_interval(path, options.interval_s)) return *e;
   auto opened = Database::open(path, Database::Mode::read_write);
   if (!opened) return opened.error();
   Database& d = *opened.value();

@@ -1,7 +1,8 @@
 // Schema 5: the minute rollups hold what the hourly ones hold (min/mean/max, counter growth), cut
-// by the one PeriodAccumulator; each segment records its sampling interval; a schema 4 monitor
-// history (a real file, tests/fixtures/telemetry/README.md) still reads (the new parts absent,
-// "not recorded") and is migrated in place, all or nothing, when a monitor continues it.
+// by the one PeriodAccumulator; each segment records its sampling interval and a history refuses
+// another one (gpuvet monitor exits 2 naming both); a schema 4 monitor history (a real file,
+// tests/fixtures/telemetry/README.md) still reads (the new parts absent, "not recorded") and is
+// migrated in place, all or nothing, when a monitor continues it.
 #include <sqlite3.h>
 
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include <map>
 
 #include "analysis/test_burnin_records.hpp"
+#include "cli/cli_runner.hpp"
 #include "platform/clock.hpp"
 #include "telemetry/period_rollup.hpp"
 #include "telemetry/sqlite_db.hpp"
@@ -331,6 +333,50 @@ TEST(TelemetrySchema5, AFailedMigrationLeavesTheSchema4HistoryAsItWas) {
   EXPECT_EQ(query(path, "SELECT count(*) FROM pragma_table_info('rollups') WHERE name IN ('util_min', 'written_by_schema')"),
             std::vector<std::string>{"0"}) << "the columns added before the failure are rolled back";
   EXPECT_EQ(bytes_of(path), before) << "the run's status and the new segment are rolled back with it";
+}
+
+TEST(TelemetrySchema5, AHistoryKeepsOneSamplingInterval) {
+  TempDb tmp;
+  const std::string path = tmp.path("history.db");
+  std::filesystem::copy_file(kSchema4Monitor, path);
+  const auto before = bytes_of(path);
+  auto loaded = load_burnin(path);
+  ASSERT_TRUE(loaded) << loaded.error().message;
+  platform::ManualClock clock;
+  auto refused = TelemetryStore::reopen(path, loaded->gpus, "test", clock, monitor_options(10));
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().kind, core::ErrorKind::usage);
+  EXPECT_NE(refused.error().message.find("a history sampled every 1s and this monitor samples every 10s"), std::string::npos)
+      << refused.error().message;
+  EXPECT_NE(refused.error().message.find("restart with --interval 1s, or give another --db"), std::string::npos);
+  EXPECT_EQ(bytes_of(path), before) << "refused untouched";
+  EXPECT_FALSE(std::filesystem::exists(path + "-wal"));
+
+  // A new history records its interval in its first segment.
+  auto record = analysis::testing::healthy_burnin(1, 20, 10);
+  ASSERT_TRUE(TelemetryStore::create(tmp.path("ten.db"), record.run, record.gpus, clock, monitor_options()));
+  EXPECT_EQ(query(tmp.path("ten.db"), "SELECT interval_s FROM segments"), std::vector<std::string>{"10.0"});
+}
+
+TEST(TelemetrySchema5, MonitorRestartedWithAnotherIntervalExitsTwoNamingBoth) {
+  TempDb tmp;
+  const std::string db = tmp.path("monitor.db");
+  const std::vector<std::string> run = {"monitor", "--sim", "hgx-h100-8x", "--db", db, "--speed", "max",
+                                        "--duration", "2m", "--listen", "127.0.0.1:0"};
+  const auto first = gpuvet::testing::run_cli(run);
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  auto other = run;
+  other.insert(other.end(), {"--interval", "10s"});
+  const auto before = bytes_of(db);
+  const auto refused = gpuvet::testing::run_cli(other);
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find("sampled every 1s and this monitor samples every 10s"), std::string::npos) << refused.err;
+  EXPECT_EQ(bytes_of(db), before);
+  auto same = run;
+  same.insert(same.end(), {"--interval", "1s"});
+  const auto continued = gpuvet::testing::run_cli(same);
+  EXPECT_EQ(continued.exit_code, 0) << continued.err;
+  EXPECT_EQ(query(db, "SELECT interval_s FROM segments ORDER BY rowid"), (std::vector<std::string>{"1.0", "1.0"}));
 }
 
 }  // namespace
