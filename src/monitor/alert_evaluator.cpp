@@ -20,6 +20,7 @@ namespace gpuvet::monitor {
 namespace {
 
 constexpr std::size_t kUtilBuckets = 30;  // the utilization window in 30 buckets, whatever the interval
+constexpr double kMinRateSpanS = 60;      // a counter's rate is its growth over at least a minute
 
 constexpr std::pair<std::uint64_t, core::Severity> kThrottleBits[] = {
     {core::clocks_event::sw_thermal_slowdown, core::Severity::warn},
@@ -69,9 +70,11 @@ struct CounterWatch {
     last_t = t;
   }
   [[nodiscard]] bool active(double now, double window_s) const { return last_rise_t >= 0 && now - last_rise_t <= window_s; }
+  // The episode's growth over its span, the span taken as at least kMinRateSpanS: one rise seen
+  // over a single 1 s interval says how much, not how fast (a counter rising 5/min would read 60/min).
   [[nodiscard]] double per_s(double now) const {
     const double span = std::max(now, last_rise_t) - episode_from_t;
-    return span > 0 ? static_cast<double>(growth) / span : static_cast<double>(growth);
+    return static_cast<double>(growth) / std::max(span, kMinRateSpanS);
   }
 };
 

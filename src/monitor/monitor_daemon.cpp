@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace gpuvet::monitor {
@@ -91,14 +92,31 @@ void MonitorDaemon::publish(std::int64_t unix_ms, bool healthy, std::string reas
 
 void MonitorDaemon::log_alert_changes() {
   std::vector<MonitorAlert> now = evaluator_->active();
-  std::set<std::string> before;
-  for (const auto& a : alerts_) before.insert(alert_key(a));
+  std::map<std::string, core::Severity> before;
+  for (const auto& a : alerts_) before.emplace(alert_key(a), a.severity);
   std::set<std::string> after;
+  // At the journal priority of its severity: fail <3>, warn <4>, info <5>.
+  const auto log_at = [&](core::Severity severity, const std::string& line) {
+    if (severity == core::Severity::fail) {
+      log_.error(line);
+    } else if (severity == core::Severity::warn) {
+      log_.warning(line);
+    } else {
+      log_.notice(line);
+    }
+  };
   for (const auto& a : now) {
     after.insert(alert_key(a));
-    if (!before.count(alert_key(a))) {
-      const std::string line = fmt::format("alert {} ({}): {}", a.code, core::to_string(a.severity), a.message);
-      a.severity == core::Severity::fail ? log_.error(line) : log_.warning(line);
+    const auto was = before.find(alert_key(a));
+    if (was == before.end()) {
+      log_at(a.severity, fmt::format("alert {} ({}): {}", a.code, core::to_string(a.severity), a.message));
+    } else if (static_cast<int>(a.severity) > static_cast<int>(was->second)) {
+      // Severity enumerators run info < warn < fail. The same alert got worse (an NVLink rate past DCGM's limit, a drift past the fail margin).
+      log_at(a.severity, fmt::format("alert {} rose to {} (was {}): {}", a.code, core::to_string(a.severity),
+                                     core::to_string(was->second), a.message));
+    } else if (static_cast<int>(a.severity) < static_cast<int>(was->second)) {
+      log_.notice(fmt::format("alert {} eased to {} (was {}): {}", a.code, core::to_string(a.severity),
+                              core::to_string(was->second), a.message));
     }
   }
   for (const auto& a : alerts_) {
