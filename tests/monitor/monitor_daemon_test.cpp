@@ -109,6 +109,28 @@ TEST(MonitorDaemon, NvlinkCrcAndXidFireWithTheirGpus) {
                                                                         {"xid_event", {6}}}));
 }
 
+TEST(MonitorDaemon, UncorrectableEccAndPcieReplaysFireWithTheirGpus) {
+  const SimRun r = run_sim({"ecc-dbe:gpu=4,at=10m", "pcie-replay:gpu=1,per_min=30,at=5m"}, 3600);
+  std::vector<std::pair<std::string, std::vector<int>>> fired;
+  for (const auto& a : r.alerts) fired.emplace_back(a.code, a.gpus);
+  // H100: the error remaps a row (Xid 94 contained memory error, Xid 63 row-remap event); the
+  // pending remap holds until a reset, the growth alerts end with their window.
+  EXPECT_EQ(fired, (std::vector<std::pair<std::string, std::vector<int>>>{{"pcie_replays", {1}},
+                                                                        {"row_remap_pending", {4}},
+                                                                        {"xid_event", {4}},
+                                                                        {"xid_event", {4}}}))
+      << r.log;
+  EXPECT_NE(r.log.find("alert ecc_errors_new (fail): GPU 4"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("alert remapped_rows_growing (fail): GPU 4"), std::string::npos) << r.log;
+}
+
+TEST(MonitorDaemon, RowRemapFailureFires) {
+  const SimRun r = run_sim({"row-remap-failure:gpu=7,at=10m"}, 1800);
+  bool failed = false;
+  for (const auto& a : r.alerts) failed = failed || (a.code == "row_remap_failure" && a.gpus == std::vector<int>{7});
+  EXPECT_TRUE(failed) << r.log;
+}
+
 TEST(MonitorDaemon, PcieLinkDowntrainedInProductionFiresForThatGpuOnly) {
   const SimRun slow = run_sim({"pcie-degraded:gpu=3,gen=4,at=10m"}, 1800);
   ASSERT_EQ(slow.alerts.size(), 1u) << slow.log;

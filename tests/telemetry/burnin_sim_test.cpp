@@ -161,6 +161,44 @@ TEST(BurninSim, CorrectedEccGrowthIsFound) {
   EXPECT_EQ(f->severity, core::Severity::warn);
 }
 
+TEST(BurninSim, UncorrectableEccIsFoundWithItsXidsAndTheRowRemap) {
+  const SimRun r = simulate({"ecc-dbe:gpu=2,at=10m"}, 3600);
+  const core::Finding* ecc = find(r, "ecc_errors_new");
+  ASSERT_NE(ecc, nullptr) << describe(r);
+  EXPECT_EQ(ecc->gpus, std::vector<int>{2});
+  EXPECT_EQ(ecc->severity, core::Severity::fail);
+  EXPECT_EQ(evidence(*ecc, "uncorrected_new"), "1");
+  const core::Finding* remap = find(r, "row_remap_pending");  // H100 remaps rows
+  ASSERT_NE(remap, nullptr) << describe(r);
+  EXPECT_EQ(remap->gpus, std::vector<int>{2});
+  EXPECT_EQ(find(r, "retired_pages"), nullptr);
+  int xids = 0;
+  for (const auto& f : r.assessment.findings) {
+    if (f.code != "xid_event") continue;
+    EXPECT_EQ(f.gpus, std::vector<int>{2});
+    EXPECT_TRUE(evidence(f, "xid") == "94" || evidence(f, "xid") == "63") << f.message;
+    ++xids;
+  }
+  EXPECT_EQ(xids, 2) << describe(r);
+}
+
+TEST(BurninSim, PcieReplaysAreFoundOnTheirGpu) {
+  const SimRun r = simulate({"pcie-replay:gpu=5,per_min=30,at=5m"}, 3600);
+  const core::Finding* f = find(r, "pcie_replays");
+  ASSERT_NE(f, nullptr) << describe(r);
+  EXPECT_EQ(f->gpus, std::vector<int>{5});
+}
+
+TEST(BurninSim, MemoryFaultsAreCheckedAgainstTheModel) {
+  auto consumer = sim::parse_fault("ecc-dbe:gpu=0,at=1m");
+  ASSERT_TRUE(consumer);
+  EXPECT_FALSE(sim::make_sim_burnin("rtx4090-8x", {*consumer}, 1, "bf16")) << "a GeForce card has no ECC";
+  auto failure = sim::parse_fault("row-remap-failure:gpu=0,at=1m");
+  ASSERT_TRUE(failure);
+  EXPECT_FALSE(sim::make_sim_burnin("dgx1-v100", {*failure}, 1, "bf16")) << "a V100 retires pages instead";
+  EXPECT_TRUE(sim::make_sim_burnin("hgx-h100-8x", {*failure}, 1, "bf16"));
+}
+
 TEST(BurninSim, GemmMiscompareIsFoundAfterItsTime) {
   const SimRun r = simulate({"gemm-miscompare:gpu=4,at=20m"}, 3600);
   const core::Finding* f = find(r, "compute_miscompare");

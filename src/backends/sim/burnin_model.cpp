@@ -153,6 +153,7 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
                     (1 + noise(g.rng, 0.003));
     g.ecc_corrected += g.sim->burnin.ecc_sbe_per_hour * dt / 3600.0;
     if (g.sim->burnin.miscompare_at_s && t > *g.sim->burnin.miscompare_at_s) g.wrong_s += dt;
+    if (t > g.sim->burnin.pcie_replays_at_s) g.pcie_replays += g.sim->burnin.pcie_replays_per_min * dt / 60.0;
     for (const auto& crc : g.sim->burnin.nvlink_crc) {
       if (t > crc.at_s) g.crc[static_cast<std::size_t>(crc.link)] += crc.per_min * dt / 60.0;
     }
@@ -161,7 +162,7 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
 
 // Framebuffer: a training job holds 90 % of it, an idle GPU none. PCIe: an idle GPU drops its link
 // to Gen 1 to save power (as real ones do); under load it runs at what it trained to, which a
-// pcie-degraded fault lowers (from its at= time on). Remapped rows: none, on the GPUs that remap.
+// pcie-degraded fault lowers (from its at= time on); replays grow with a pcie-replay fault.
 void BurninModel::fill_memory_and_pcie(const BurninModelGpu& g, core::TelemetrySample& s) const {
   const SimGpu& sim = *g.sim;
   constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
@@ -177,13 +178,32 @@ void BurninModel::fill_memory_and_pcie(const BurninModelGpu& g, core::TelemetryS
   const int gen = degraded ? sim.burnin.pcie_degraded_gen : sim.pcie_gen_current;
   s.pcie_link_gen = g.loaded ? gen : 1;
   s.pcie_link_width = degraded ? sim.burnin.pcie_degraded_width : sim.pcie_width_current;
-  if (uses_row_remapping(*sim.model)) {
-    s.remapped_rows_correctable = s.remapped_rows_uncorrectable = std::uint64_t{0};
-    s.remap_failed = false;
+  s.pcie_replays = static_cast<std::uint64_t>(std::floor(g.pcie_replays));
+}
+
+// ECC and what the driver does about an uncorrectable error: from Ampere on it remaps the row
+// (pending until a GPU reset, which the simulator never does), before Ampere it retires the page.
+void BurninModel::fill_memory_health(const BurninModelGpu& g, core::TelemetrySample& s) const {
+  const SimBurninFaults& f = g.sim->burnin;
+  const auto uncorrectable = static_cast<std::uint64_t>(
+      std::count_if(f.ecc_dbe_at_s.begin(), f.ecc_dbe_at_s.end(), [&](double at) { return at <= now_s_; }));
+  s.ecc_corrected = static_cast<std::uint64_t>(std::floor(g.ecc_corrected));
+  s.ecc_uncorrected = uncorrectable;
+  if (uses_row_remapping(*g.sim->model)) {
+    s.remapped_rows_correctable = std::uint64_t{0};
+    s.remapped_rows_uncorrectable = uncorrectable;
+    s.remap_pending = uncorrectable > 0;
+    s.remap_failed = f.remap_failure_at_s.has_value() && now_s_ >= *f.remap_failure_at_s;
+    const auto na = core::Absent{"N/A: row remapping replaces page retirement from Ampere on"};
+    s.retired_pages_sbe = s.retired_pages_dbe = na;
+    s.retired_pages_pending = na;
   } else {
     const auto na = core::Absent{"N/A: no row remapping before Ampere"};
     s.remapped_rows_correctable = s.remapped_rows_uncorrectable = na;
-    s.remap_failed = na;
+    s.remap_pending = s.remap_failed = na;
+    s.retired_pages_sbe = 0;
+    s.retired_pages_dbe = static_cast<int>(uncorrectable);
+    s.retired_pages_pending = uncorrectable > 0;
   }
 }
 
@@ -205,6 +225,7 @@ core::TelemetrySample BurninModel::sample(int gpu) const {
     return s;
   }
   fill_memory_and_pcie(g, s);
+  fill_memory_health(g, s);
   s.gpu_temp_c = std::round(g.temp_c);  // NVML reports whole degrees
   s.mem_temp_c = std::round(g.temp_c + 4);
   s.sm_clock_mhz = std::round(g.max_sm_clock_mhz * g.clock_factor);
@@ -217,13 +238,6 @@ core::TelemetrySample BurninModel::sample(int gpu) const {
   s.util_mem_pct = g.loaded ? std::round(45.0 * util_share) : 0.0;
   s.clocks_event_reasons = g.reasons;
   s.pstate = g.loaded ? 0 : 8;
-  s.ecc_corrected = static_cast<std::uint64_t>(std::floor(g.ecc_corrected));
-  s.ecc_uncorrected = std::uint64_t{0};
-  s.retired_pages_sbe = 0;
-  s.retired_pages_dbe = 0;
-  s.retired_pages_pending = false;
-  s.remap_pending = false;
-  s.pcie_replays = std::uint64_t{0};
   std::vector<core::NvLinkErrorSample> links;
   for (std::size_t l = 0; l < g.sim->ports.size(); ++l) {
     if (!g.sim->ports[l].active) continue;

@@ -44,6 +44,7 @@ struct BurninModelGpu {
   double energy_j = 0;
   std::uint64_t reasons = 0;
   double ecc_corrected = 0;        // fractional accumulation; the counter reads floor()
+  double pcie_replays = 0;         // likewise
   std::vector<double> crc;         // per link
   double work_tflop = 0;           // TFLOP done since the stress backend last polled
   double work_since_s = 0;
@@ -80,6 +81,7 @@ class BurninModel {
  private:
   void step(BurninModelGpu& g, double dt);
   void fill_memory_and_pcie(const BurninModelGpu& g, core::TelemetrySample& s) const;
+  void fill_memory_health(const BurninModelGpu& g, core::TelemetrySample& s) const;
   void fire_events(BurninModelGpu& g, double from_s, double to_s);
 
   std::shared_ptr<const SimState> state_;

@@ -21,10 +21,16 @@ std::vector<core::UnsupportedField> SimTelemetrySource::probe(int gpu) {
   core::TelemetrySample s = model_->sample(gpu);
   std::vector<core::UnsupportedField> out;
   if (s.nvlink.known() && s.nvlink->empty()) out.push_back({gpu, "nvlink", "the GPU has no active NVLink (simulated)"});
-  // Pre-Ampere GPUs retire pages instead of remapping rows: NOT_SUPPORTED for the run, as NVML.
+  // Pre-Ampere GPUs retire pages instead of remapping rows, newer ones remap rows instead of
+  // retiring pages: the other family is NOT_SUPPORTED for the run, as NVML says.
   if (!s.remap_failed.known()) {
-    for (const char* field : {"remapped_rows_correctable", "remapped_rows_uncorrectable", "remap_failed"}) {
+    for (const char* field : {"remapped_rows_correctable", "remapped_rows_uncorrectable", "remap_pending", "remap_failed"}) {
       out.push_back({gpu, field, s.remap_failed.reason()});
+    }
+  }
+  if (!s.retired_pages_pending.known()) {
+    for (const char* field : {"retired_pages_sbe", "retired_pages_dbe", "retired_pages_pending"}) {
+      out.push_back({gpu, field, s.retired_pages_pending.reason()});
     }
   }
   return out;

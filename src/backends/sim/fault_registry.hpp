@@ -30,6 +30,8 @@ std::vector<FaultDef> network_fault_defs();
 std::vector<FaultDef> burnin_fault_defs();
 // What days of production load show, for the monitor (fault_overlays_monitor.cpp).
 std::vector<FaultDef> monitor_fault_defs();
+// Uncorrectable ECC, row remap failure, PCIe replays (fault_overlays_memory.cpp).
+std::vector<FaultDef> memory_fault_defs();
 
 // Every family in order; a name appears once.
 const std::vector<FaultDef>& fault_defs();

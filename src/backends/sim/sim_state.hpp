@@ -42,6 +42,10 @@ struct SimBurninFaults {
   double util_factor = 1.0;                            // util-lag: utilization as a share of its peers'
   double util_lag_at_s = 0;                            // ... from this run time on
   double temp_drift_c_per_day = 0;                     // temp-drift: runs this much hotter each day
+  std::vector<double> ecc_dbe_at_s;                    // ecc-dbe: an uncorrectable ECC error at each time
+  std::optional<double> remap_failure_at_s;            // row-remap-failure: from this time on
+  double pcie_replays_per_min = 0;                     // pcie-replay: replays per minute under load ...
+  double pcie_replays_at_s = 0;                        // ... from this run time on
   // pcie-degraded with at=T: the link trains at its maximum and drops to (gen, width) at T.
   std::optional<double> pcie_degraded_at_s;
   int pcie_degraded_gen = 0;

@@ -208,7 +208,10 @@ TEST(NvmlContract, HoldsUnderEverySimulatorFault) {
                                            "nvlink-crc:gpu=3,link=0,per_min=5", "ecc-sbe:gpu=4,per_hour=3",
                                            "gpu-lost:gpu=5,at=2h", "gemm-miscompare:gpu=6,at=1h",
                                            // Monitor faults develop over hours in the production model.
-                                           "util-lag:gpu=3,factor=0.6", "temp-drift:gpu=2,per_day=2"};
+                                           "util-lag:gpu=3,factor=0.6", "temp-drift:gpu=2,per_day=2",
+                                           // Memory and PCIe health faults strike at a run time, in the same model.
+                                           "ecc-dbe:gpu=4,at=10m", "row-remap-failure:gpu=5,at=1h",
+                                           "pcie-replay:gpu=6,per_min=10"};
   std::set<std::string> covered;
   for (const auto& f : faults) {
     expect_contract("hgx-h100-8x", {f});
