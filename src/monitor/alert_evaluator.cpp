@@ -14,6 +14,7 @@
 #include "analysis/finding_catalog.hpp"
 #include "analysis/finding_codes.hpp"
 #include "analysis/xid_catalog.hpp"
+#include "monitor/xid_alert_severity.hpp"
 
 namespace gpuvet::monitor {
 
@@ -429,7 +430,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     const auto* info = analysis::find_xid(code);
     const std::string meaning = info ? std::string(info->meaning) : "not in gpuvet's copy of NVIDIA's Xid catalogue";
     const std::string action = info ? std::string(analysis::describe(info->action)) : "see NVIDIA's Xid catalogue";
-    auto alert = make_alert(analysis::code::xid_event, info ? info->severity : core::Severity::warn, {gpu}, x.first_ms,
+    auto alert = make_alert(analysis::code::xid_event, xid_alert_severity(code), {gpu}, x.first_ms,
                             fmt::format("GPU {} reported Xid {} ({}) {} time(s), last at {}; NVIDIA's action: {}", gpu, code,
                                         meaning, x.count, utc(x.last_ms), action),
                             {{"xid", std::to_string(code)}, {"count", std::to_string(x.count)}, {"last", utc(x.last_ms)}});

@@ -92,7 +92,7 @@ void append_dcgm_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out) 
 
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = dcgm_labels(now, snapshot.hostname);
-    xid.add(labels, static_cast<double>(now.last_xid));
+    if (now.xid_watched) xid.add(labels, static_cast<double>(now.last_xid));  // unwatched: absent, not 0
     if (now.lost || !now.has_sample) continue;
     const core::TelemetrySample& s = now.latest;
     add_value(sm_clock, labels, s.sm_clock_mhz);

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "analysis/xid_catalog.hpp"
+#include "monitor/xid_alert_severity.hpp"
 #include "core/telemetry.hpp"
 #include "monitor/metric_catalog.hpp"
 #include "monitor/metrics_exposition.hpp"
@@ -55,10 +56,7 @@ std::string xid_action_label(int xid) {
   return "unknown";
 }
 
-std::string xid_severity_label(int xid) {
-  const analysis::XidInfo* info = analysis::find_xid(xid);
-  return std::string(core::to_string(info == nullptr ? core::Severity::warn : info->severity));
-}
+std::string xid_severity_label(int xid) { return std::string(core::to_string(xid_alert_severity(xid))); }
 
 
 }  // namespace
@@ -108,9 +106,11 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
   for (const auto& now : snapshot.gpus) {
     const MetricLabels labels = gpu_labels(now, snapshot.hostname);
     lost.add(labels, now.lost ? 1.0 : 0.0);
-    xid_total.add(labels, now.xid_total);
-    last_xid.add(labels, static_cast<double>(now.last_xid));
-    if (now.last_xid != 0) {
+    if (now.xid_watched) {  // unwatched: the series are absent (unknown), never 0
+      xid_total.add(labels, now.xid_total);
+      last_xid.add(labels, static_cast<double>(now.last_xid));
+    }
+    if (now.xid_watched && now.last_xid != 0) {
       MetricLabels xid_labels = with(labels, "xid", std::to_string(now.last_xid));
       xid_labels.push_back({"action", xid_action_label(now.last_xid)});
       xid_labels.push_back({"severity", xid_severity_label(now.last_xid)});

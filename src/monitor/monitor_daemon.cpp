@@ -111,7 +111,7 @@ void MonitorDaemon::log_alert_changes() {
     if (was == before.end()) {
       log_at(a.severity, fmt::format("alert {} ({}): {}", a.code, core::to_string(a.severity), a.message));
     } else if (static_cast<int>(a.severity) > static_cast<int>(was->second)) {
-      // Severity enumerators run info < warn < fail. The same alert got worse (an NVLink rate past DCGM's limit, a drift past the fail margin).
+      // Severity enumerators run info < warn < fail: the same alert got worse (a rate past a limit).
       log_at(a.severity, fmt::format("alert {} rose to {} (was {}): {}", a.code, core::to_string(a.severity),
                                      core::to_string(was->second), a.message));
     } else if (static_cast<int>(a.severity) < static_cast<int>(was->second)) {
@@ -146,6 +146,7 @@ bool MonitorDaemon::probe_slot(std::size_t slot, std::vector<core::UnsupportedFi
   if (!probed) return false;
   needs_probe_[slot] = false;
   for (auto& f : *probed) {
+    if (f.field == "xid_events") gpus_[slot].xid_watched = false;
     unsupported_[slot].push_back(f.field);
     unsupported.push_back(std::move(f));
   }
@@ -286,6 +287,7 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   for (const auto& [info, why] : slots) {
     GpuNow g;
     g.gpu = info;
+    g.xid_watched = why.empty();  // a missing GPU reports nothing, Xids neither
     if (config_.baseline) {
       for (const auto& b : config_.baseline->gpus) {
         if (b.gpu == info.index) g.baseline = b;

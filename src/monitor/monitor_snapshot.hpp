@@ -36,6 +36,9 @@ struct GpuNow {
   core::TelemetrySample latest;      // readings absent where unsupported or unread
   std::uint64_t xid_total = 0;       // Xid events seen since the daemon started
   int last_xid = 0;                  // most recent Xid code (0: none)
+  // False when probe() found Xid events unsupported (no NVML event set) or the GPU is missing:
+  // xid_total and last_xid then know nothing and are not exported (absent, not 0).
+  bool xid_watched = true;
   // --baseline: the GPU's steady state in the acceptance burn-in (exported as gpuvet_baseline_*);
   // absent without --baseline or when the bundle has no burn-in results for this GPU.
   std::optional<core::TrendBaselineGpu> baseline;

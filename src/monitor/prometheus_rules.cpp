@@ -9,6 +9,7 @@
 #include "analysis/finding_codes.hpp"
 #include "monitor/alert_windows.hpp"
 #include "monitor/prometheus_rule_parts.hpp"
+#include "monitor/xid_alert_severity.hpp"
 
 namespace gpuvet::monitor {
 namespace {
@@ -114,10 +115,14 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const std::string xid_next =
       "Follow NVIDIA's action for the Xid ({{ $labels.action }}); check dmesg around the time; if it recurs after "
       "a reset or reboot, ask for the GPU to be replaced.";
-  g.rules.push_back(alert("GpuvetXidHardware", analysis::code::xid_event, Severity::fail,
-                          "gpuvet_last_xid_info{severity=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
-  g.rules.push_back(alert("GpuvetXid", analysis::code::xid_event, Severity::warn,
-                          "gpuvet_last_xid_info{severity!=\"fail\"}\n" + xid_new, 0s, xid_summary, xid_next));
+  // One rule per severity the daemon gives an Xid (xid_alert_severity.hpp), carrying that severity:
+  // the rules file and the daemon agree on every Xid (Xid 13, an application fault, is info in both).
+  for (const Severity severity : kXidAlertSeverities) {
+    const char* name = severity == Severity::fail ? "GpuvetXidHardware" : severity == Severity::warn ? "GpuvetXid" : "GpuvetXidApplication";
+    g.rules.push_back(alert(name, analysis::code::xid_event, severity,
+                            fmt::format("gpuvet_last_xid_info{{severity=\"{}\"}}\n", core::to_string(severity)) + xid_new, 0s,
+                            xid_summary, xid_next));
+  }
 
   g.rules.push_back(alert("GpuvetEccUncorrectedErrors", analysis::code::ecc_errors_new, Severity::fail,
                           fmt::format("increase(gpuvet_ecc_uncorrected_errors_total{}) > 0", w), 0s,

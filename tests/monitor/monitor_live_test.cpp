@@ -136,6 +136,7 @@ TEST(MonitorLive, MissingSymbolsAreUnsupportedNotALostGpu) {
     EXPECT_NE(g.latest.power_w.reason().find("nvmlDeviceGetPowerUsage not exported"), std::string::npos)
         << g.latest.power_w.reason();
     EXPECT_TRUE(g.latest.pstate.known());  // what the old driver has is still read
+    EXPECT_FALSE(g.xid_watched) << g.gpu.index;  // no event set: the Xid counters are unknown, not 0
   }
   EXPECT_FALSE(has_alert(*r.snapshot, "gpu_lost", 0)) << r.log;
   EXPECT_EQ(r.log.find("stopped answering"), std::string::npos) << r.log;
