@@ -9,6 +9,7 @@
 #include <set>
 
 #include "analysis/burnin_state.hpp"
+#include "analysis/xid_catalog.hpp"
 
 namespace gpuvet::analysis::burnin {
 
@@ -84,14 +85,14 @@ void ecc_rule(const Context& ctx, std::vector<core::Finding>& out) {
       evidence.emplace_back("corrected_per_hour", format_number(corrected->per_minute() * 60, 1));
     }
     if (unc) evidence.emplace_back("uncorrected_new", std::to_string(uncorrected->delta()));
-    evidence.emplace_back("window", window(g.first_rise_s, g.last_rise_s));
+    evidence.emplace_back("window", span(ctx, g.first_rise_s, g.last_rise_s));
     out.push_back(finding(
         "ecc_errors_new", unc ? core::Severity::fail : core::Severity::warn, {gpu},
-        unc ? fmt::format("GPU {} reported {} new uncorrected ECC error(s) during the burn-in, first at {}", gpu,
-                          uncorrected->delta(), hms(uncorrected->first_rise_s))
-            : fmt::format("GPU {} reported {} new corrected ECC errors during the burn-in ({} per hour), first at {}",
-                          gpu, corrected->delta(), format_number(corrected->per_minute() * 60, 1),
-                          hms(corrected->first_rise_s)),
+        unc ? fmt::format("GPU {} reported {} new uncorrected ECC error(s) {}, first at {}", gpu, uncorrected->delta(), during(ctx),
+                          at(ctx, uncorrected->first_rise_s))
+            : fmt::format("GPU {} reported {} new corrected ECC errors {} ({} per hour while they grew), first at {}", gpu,
+                          corrected->delta(), during(ctx), format_number(corrected->per_minute() * 60, 1),
+                          at(ctx, corrected->first_rise_s)),
         std::move(evidence)));
   }
 }
@@ -100,21 +101,29 @@ void event_rule(const Context& ctx, std::vector<core::Finding>& out) {
   const EventTally& ev = ctx.events;
   for (const auto& [key, xid] : ev.xids) {
     const auto [gpu, code] = key;
-    out.push_back(finding(
-        "xid_event", hardware_xid(code) ? core::Severity::fail : core::Severity::warn, {gpu},
-        fmt::format("GPU {} reported Xid {} ({}) {} at {}", gpu, code, xid_meaning(code),
-                    xid.count == 1 ? std::string("once") : fmt::format("{} times, first", xid.count), hms(xid.first_s)),
-        {{"xid", std::to_string(code)}, {"count", std::to_string(xid.count)}, {"window", window(xid.first_s, xid.last_s)}}));
+    // NVIDIA's action for this Xid (the daemon's xid_event says the same), else the generic step.
+    const XidInfo* info = find_xid(code);
+    const std::string meaning = info ? std::string(info->meaning) : xid_meaning(code);
+    auto f = finding("xid_event", hardware_xid(code) ? core::Severity::fail : core::Severity::warn, {gpu},
+                     fmt::format("GPU {} reported Xid {} ({}) {} at {}{}", gpu, code, meaning,
+                                 xid.count == 1 ? std::string("once") : fmt::format("{} times, first", xid.count), at(ctx, xid.first_s),
+                                 info ? fmt::format("; NVIDIA's action: {}", describe(info->action)) : std::string()),
+                     {{"xid", std::to_string(code)}, {"count", std::to_string(xid.count)}, {"window", span(ctx, xid.first_s, xid.last_s)}});
+    if (info) {
+      f.evidence.emplace_back("nvidia_action", std::string(describe(info->action)));
+      f.next_step = fmt::format("{} (NVIDIA's Xid catalogue for Xid {}); check dmesg around the time given.", describe(info->action), code);
+    }
+    out.push_back(std::move(f));
   }
-  for (const auto& [gpu, at] : ev.lost) {
+  for (const auto& [gpu, lost_s] : ev.lost) {
     if (ev.xids.count({gpu, 79})) continue;  // already reported as Xid 79
     out.push_back(finding("gpu_missing", core::Severity::fail, {gpu},
-                          fmt::format("GPU {} was lost during the burn-in at {} (NVML: GPU is lost)", gpu, hms(at)),
-                          {{"lost_at", hms(at)}}));
+                          fmt::format("GPU {} was lost {} at {} (NVML: GPU is lost)", gpu, during(ctx), at(ctx, lost_s)),
+                          {{"lost_at", at(ctx, lost_s)}}));
   }
   for (const auto& e : ev.safety_stops) {
     out.push_back(finding("thermal_outlier", core::Severity::fail, {e.gpu},
-                          fmt::format("GPU {}: {} at {}", e.gpu, e.message, hms(e.t_s)), {{"stopped_at", hms(e.t_s)}}));
+                          fmt::format("GPU {}: {} at {}", e.gpu, e.message, at(ctx, e.t_s)), {{"stopped_at", at(ctx, e.t_s)}}));
   }
 }
 
@@ -133,16 +142,15 @@ void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out) {
         const bool crc = counter.rfind("crc", 0) == 0;
         if (crc ? g.per_minute() / 60 >= ctx.thresholds.nvlink_crc_per_s : g.delta() > 1) fail = true;
         if (first_rise < 0 || g.first_rise_s < first_rise) first_rise = g.first_rise_s;
-        parts += fmt::format("{}link {} {} +{} ({}/min)", parts.empty() ? "" : "; ", link, counter, g.delta(),
-                             format_number(g.per_minute(), 1));
+        parts += fmt::format("{}link {} {} +{} ({})", parts.empty() ? "" : "; ", link, counter, g.delta(), growth_text(ctx, g));
         evidence.emplace_back(fmt::format("link{}_{}_new", link, counter), std::to_string(g.delta()));
         evidence.emplace_back(fmt::format("link{}_{}_per_min", link, counter), format_number(g.per_minute(), 2));
       }
     }
     if (parts.empty()) continue;
-    evidence.emplace_back("first_increase", hms(first_rise));
+    evidence.emplace_back("first_increase", at(ctx, first_rise));
     out.push_back(finding("nvlink_errors_growing", fail ? core::Severity::fail : core::Severity::warn, {gpu},
-                          fmt::format("GPU {}: NVLink error counters grew under load: {}", gpu, parts),
+                          fmt::format("GPU {}: NVLink error counters grew {}: {}", gpu, ctx.wall_clock ? "in the period" : "under load", parts),
                           std::move(evidence)));
   }
 }
@@ -154,13 +162,12 @@ void pcie_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const bool over = g->per_minute() > ctx.thresholds.pcie_replays_per_min;
     out.push_back(finding(
         "pcie_replays", over ? core::Severity::warn : core::Severity::info, {gpu},
-        fmt::format("GPU {}: {} PCIe replays during the burn-in, {} per minute{}", gpu, g->delta(),
-                    format_number(g->per_minute(), 2),
+        fmt::format("GPU {}: {} PCIe replays {}, {}{}", gpu, g->delta(), during(ctx), growth_text(ctx, *g, 2),
                     over ? fmt::format(" (above DCGM's {} per minute)", format_number(ctx.thresholds.pcie_replays_per_min, 0))
                          : std::string()),
         {{"replays_new", std::to_string(g->delta())},
          {"per_minute", format_number(g->per_minute(), 2)},
-         {"window", window(g->first_rise_s, g->last_rise_s)}}));
+         {"window", span(ctx, g->first_rise_s, g->last_rise_s)}}));
   }
 }
 
@@ -171,8 +178,8 @@ void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out) {
     if (total == 0) continue;
     out.push_back(finding("compute_miscompare", core::Severity::fail, {gpu},
                           fmt::format("GPU {} computed {} GEMM result(s) that differ from the reference, first seen at {}",
-                                      gpu, total, hms(first)),
-                          {{"miscompares", std::to_string(total)}, {"first_seen", hms(first)}}));
+                                      gpu, total, at(ctx, first)),
+                          {{"miscompares", std::to_string(total)}, {"first_seen", at(ctx, first)}}));
   }
 }
 
@@ -182,13 +189,13 @@ void memory_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const double retire = s.retire_s;
     if (remap >= 0) {
       out.push_back(finding("row_remap_pending", core::Severity::fail, {gpu},
-                            fmt::format("GPU {} has a row remap pending since {} of the burn-in", gpu, hms(remap)),
-                            {{"first_seen", hms(remap)}}));
+                            fmt::format("GPU {} has a row remap pending since {}{}", gpu, at(ctx, remap), ctx.wall_clock ? "" : " of the burn-in"),
+                            {{"first_seen", at(ctx, remap)}}));
     }
     if (retire >= 0) {
       out.push_back(finding("retired_pages", core::Severity::fail, {gpu},
-                            fmt::format("GPU {} has a page retirement pending since {} of the burn-in", gpu, hms(retire)),
-                            {{"first_seen", hms(retire)}}));
+                            fmt::format("GPU {} has a page retirement pending since {}{}", gpu, at(ctx, retire), ctx.wall_clock ? "" : " of the burn-in"),
+                            {{"first_seen", at(ctx, retire)}}));
     }
   }
 }

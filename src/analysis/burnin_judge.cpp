@@ -180,7 +180,7 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
     g.pending.clear();
   }
 
-  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.interval_s};
+  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.interval_s, wall_clock_};
   BurninAssessment a;
   a.recorded_s = st.recorded_s;
   burnin::event_rule(ctx, a.findings);

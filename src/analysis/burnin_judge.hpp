@@ -39,6 +39,10 @@ class BurninJudge {
   BurninJudge(const BurninJudge&) = delete;
   BurninJudge& operator=(const BurninJudge&) = delete;
 
+  // A monitor's history rather than a burn-in (gpuvet trend, report --db on a monitor database):
+  // times as UTC dates from the run's start, findings worded for a period, not a burn-in.
+  void use_wall_clock() { wall_clock_ = true; }
+
   // Samples in time order (t_s not decreasing; any GPU order within a tick), as the store gives
   // them back. Events in any order relative to samples, in time order among themselves.
   void on_sample(const core::TelemetrySample& sample);
@@ -50,6 +54,7 @@ class BurninJudge {
  private:
   struct State;
   std::unique_ptr<State> state_;
+  bool wall_clock_ = false;
 };
 
 // A whole record at once (tests, small runs): samples are fed in time order (stable).

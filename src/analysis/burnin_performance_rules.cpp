@@ -50,7 +50,7 @@ void straggler_rule(const Context& ctx, std::vector<core::Finding>& out) {
         {{"median_tflops", format_number(value, 1)},
          {"peer_median_tflops", format_number(*peers, 1)},
          {"tolerance", format_number(100 * ctx.thresholds.straggler_tolerance, 0) + " %"},
-         {"window", window(first, last)}}));
+         {"window", span(ctx, first, last)}}));
   }
 }
 
@@ -68,10 +68,10 @@ void clock_desync_rule(const Context& ctx, std::vector<core::Finding>& out) {
         "clock_desync", core::Severity::warn, {gpu},
         fmt::format("GPU {} {}dropped its SM clock below its peers at {}, down to {} MHz (peers {} MHz), for {} "
                     "in all",
-                    gpu, i == 0 ? "was the first to throttle: it " : "", hms(e.first), format_number(e.min_clock, 0),
+                    gpu, i == 0 ? "was the first to throttle: it " : "", at(ctx, e.first), format_number(e.min_clock, 0),
                     format_number(e.peer_clock, 0), hms(e.total)),
-        {{"first_drop", hms(e.first)},
-         {"window", window(e.first, e.last)},
+        {{"first_drop", at(ctx, e.first)},
+         {"window", span(ctx, e.first, e.last)},
          {"time_below", hms(e.total)},
          {"min_sm_clock_mhz", format_number(e.min_clock, 0)},
          {"peer_sm_clock_mhz", format_number(e.peer_clock, 0)},
@@ -95,7 +95,7 @@ void thermal_rule(const Context& ctx, std::vector<core::Finding>& out) {
         {{"median_temp_c", format_number(value, 0)},
          {"peer_median_temp_c", format_number(*peers, 0)},
          {"max_temp_c", format_number(max_temp, 0)},
-         {"first_above", first >= 0 ? hms(first) : std::string("n/a")}}));
+         {"first_above", first >= 0 ? at(ctx, first) : std::string("n/a")}}));
   }
 }
 
@@ -117,7 +117,7 @@ void power_rule(const Context& ctx, std::vector<core::Finding>& out) {
         {{"median_power_w", format_number(value, 0)},
          {"power_limit_w", format_number(limit, 0)},
          {"threshold", format_number(100 * ctx.thresholds.power_reached_share, 0) + " %"},
-         {"window", window(g.loaded_first_s, g.loaded_last_s)}}));
+         {"window", span(ctx, g.loaded_first_s, g.loaded_last_s)}}));
   }
 }
 
@@ -125,17 +125,19 @@ void throttle_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& [gpu, s] : ctx.series) {
     const auto& time = s.throttle;
     if (time.empty()) continue;
-    const double span = s.last_s - s.first_s + ctx.interval_s;
+    const double judged_s = s.last_s - s.first_s + ctx.interval_s;
     bool hardware = false;
     std::string parts;
     std::vector<std::pair<std::string, std::string>> evidence;
     for (const auto& [bit, entry] : time) {
       if (bit != core::clocks_event::sw_thermal_slowdown) hardware = true;
       const std::string name = core::clocks_event_name(bit);
-      parts += fmt::format("{}{} {} ({} % of the run, from {})", parts.empty() ? "" : "; ", name, hms(entry.first),
-                           format_number(100 * entry.first / span, 1), hms(entry.second));
+      parts += fmt::format("{}{} {} ({} % of {}, from {})", parts.empty() ? "" : "; ", name, hms(entry.first),
+                           format_number(100 * entry.first / judged_s, 1),
+                           ctx.wall_clock ? fmt::format("the {} h judged from raw samples", format_number(judged_s / 3600, 1)) : std::string("the run"),
+                           at(ctx, entry.second));
       evidence.emplace_back(name + "_s", format_number(entry.first, 0));
-      evidence.emplace_back(name + "_first", hms(entry.second));
+      evidence.emplace_back(name + "_first", at(ctx, entry.second));
     }
     out.push_back(finding("throttle_reasons", hardware ? core::Severity::fail : core::Severity::warn, {gpu},
                           fmt::format("GPU {} was held back under load: {}", gpu, parts), std::move(evidence)));

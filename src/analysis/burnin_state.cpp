@@ -1,6 +1,8 @@
 // Running statistics of the streaming burn-in judge, and the helpers its rules share.
 #include "analysis/burnin_state.hpp"
 
+#include <ctime>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -62,8 +64,12 @@ void Growth::add(double t_s, std::uint64_t value) {
     return;
   }
   if (value > last) {
-    if (first_rise_s < 0) first_rise_s = t_s;
+    if (first_rise_s < 0) {
+      first_rise_s = t_s;
+      before_rise_s = to_s;
+    }
     last_rise_s = t_s;
+    ++rises;
   }
   last = value;
   to_s = t_s;
@@ -105,6 +111,27 @@ std::string hms(double seconds) {
 }
 
 std::string window(double from_s, double to_s) { return hms(from_s) + "-" + hms(to_s); }
+
+std::string at(const Context& ctx, double t_s) {
+  if (!ctx.wall_clock) return hms(t_s);
+  const auto unix_ms = ctx.run.started_unix_ms + static_cast<std::int64_t>(std::llround(t_s * 1000));
+  const auto seconds = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  ::gmtime_r(&seconds, &tm);
+  return fmt::format("{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+                     tm.tm_sec);
+}
+
+std::string span(const Context& ctx, double from_s, double to_s) {
+  return ctx.wall_clock ? at(ctx, from_s) + " to " + at(ctx, to_s) : window(from_s, to_s);
+}
+
+std::string_view during(const Context& ctx) { return ctx.wall_clock ? "in the period" : "during the burn-in"; }
+
+std::string growth_text(const Context& ctx, const Growth& g, int decimals) {
+  if (g.rises <= 1) return "once, at " + at(ctx, g.first_rise_s);
+  return fmt::format("{}/min from {} to {}", format_number(g.per_minute(), decimals), at(ctx, g.before_rise_s), at(ctx, g.last_rise_s));
+}
 
 std::string format_number(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 

@@ -3,6 +3,7 @@
 // times), bounded by the number of distinct values, never by the number of samples.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <map>
@@ -47,10 +48,17 @@ struct Growth {
   std::uint64_t first = 0, last = 0;
   double from_s = 0, to_s = 0;  // span of known values
   double first_rise_s = -1, last_rise_s = -1;
+  double before_rise_s = -1;    // the known value before the first rise: where the growth began
+  std::size_t rises = 0;        // samples at which it increased
   bool started = false;
   void add(double t_s, std::uint64_t value);
   [[nodiscard]] std::uint64_t delta() const { return last > first ? last - first : 0; }
-  [[nodiscard]] double per_minute() const { return to_s > from_s ? 60.0 * static_cast<double>(delta()) / (to_s - from_s) : 0; }
+  // Over the span it grew (from the reading before its first rise to its last rise, at least a
+  // minute), not over the whole run: a counter that grew for an hour of a week grew at that rate.
+  [[nodiscard]] double per_minute() const {
+    if (rises == 0) return 0;
+    return 60.0 * static_cast<double>(delta()) / std::max(last_rise_s - before_rise_s, 60.0);
+  }
 };
 
 // A loaded sample (TFLOP/s known) seen before the warm-up could be known to have ended: kept until
@@ -114,12 +122,20 @@ struct Context {
   const std::map<int, GpuState>& series;  // only GPUs with samples
   const EventTally& events;
   double interval_s = 1;
+  bool wall_clock = false;  // a monitor's history: times as UTC dates, "in the period" for "during the burn-in"
 };
 
 using core::median;  // core/statistics.hpp
 // "00:12:05" and "00:12:05-01:30:00".
 std::string hms(double seconds);
 std::string window(double from_s, double to_s);
+// A moment of the run: "00:12:05" into a burn-in, "2026-12-01 17:05:09 UTC" in a monitor's history.
+std::string at(const Context& ctx, double t_s);
+std::string span(const Context& ctx, double from_s, double to_s);
+// "during the burn-in" or "in the period".
+std::string_view during(const Context& ctx);
+// How fast a counter grew: "30.0/min from A to B", or "once, at A".
+std::string growth_text(const Context& ctx, const Growth& g, int decimals = 1);
 std::string format_number(double value, int decimals);
 // A finding with the catalogue's next step.
 core::Finding finding(std::string_view code, core::Severity severity, std::vector<int> gpus, std::string message,

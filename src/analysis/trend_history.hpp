@@ -39,6 +39,10 @@ struct RollupInput {
   std::size_t samples = 0, loaded = 0;
   std::optional<double> temp_c, max_temp_c, sm_clock_mhz, power_w, util_pct;
   std::optional<std::uint64_t> nvlink_errors, ecc_corrected, ecc_uncorrected;
+  // For the period's health (analysis/trend_rollup_health): samples with a thermal/hardware
+  // slowdown or power brake, and each counter's growth (NVLink summed over links).
+  std::size_t throttled = 0;
+  std::optional<std::uint64_t> nvlink_crc, nvlink_replay, nvlink_recovery, pcie_replays;
 };
 
 // Builds a TrendHistory from samples and rollups in any mix, for the period [from, to]. Samples

@@ -35,6 +35,7 @@ TrendAssessment judge_trend(const TrendHistory& history, const std::optional<Tre
     out.gpus.push_back(standing);
   }
   trend::peer_rules(history, thresholds, out);
+  trend::utilization_rule(history, thresholds, out);
   trend::baseline_rules(history, baseline, thresholds, out);
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/baseline_drift.hpp"
 #include "analysis/trend_history.hpp"
+#include "analysis/utilization_peers.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
 #include "core/trend.hpp"
@@ -36,10 +37,14 @@ struct TrendThresholds {
   double baseline_temp_c = kBaselineHotterC;  // hotter than at acceptance by this much (warn), twice that (fail)
   double baseline_clock_share = kBaselineClockShare;  // SM clock lower than at acceptance by this share (warn), three times (fail)
   double baseline_min_busy_s = 2 * 3600.0;
+  // utilization_below_peers: the daemon's definition (analysis/utilization_peers.hpp) per bucket.
+  double util_below_share = kUtilBelowPeersShare;
+  double util_busy_pct = kUtilGroupBusyPct;
+  double util_min_below_s = kUtilBelowPeersWindowS;
 };
 
 
-// Peers and baseline. `baseline` absent: no baseline comparison (and no unverified line for it).
+// Peers (hotter, slower, utilization below) and baseline. `baseline` absent: no baseline comparison (and no unverified line for it).
 TrendAssessment judge_trend(const TrendHistory& history, const std::optional<TrendBaseline>& baseline,
                             const TrendThresholds& thresholds = {});
 

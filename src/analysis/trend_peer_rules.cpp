@@ -14,13 +14,27 @@ namespace gpuvet::analysis::trend {
 
 namespace {
 
+// The longest stretch of consecutive points a GPU stood out in (sampled time). A point covers its
+// bucket, or more when it holds more samples (an hourly rollup in a 15-minute bucket).
+struct Stretch {
+  double current_s = 0, longest_s = 0;
+  std::int64_t previous_end = -1;
+  void add(std::int64_t start, std::int64_t width_ms, double sampled_s) {
+    const bool next = previous_end >= 0 && start <= previous_end + 1000;
+    current_s = next ? current_s + sampled_s : sampled_s;
+    previous_end = start + std::max(width_ms, static_cast<std::int64_t>(sampled_s * 1000));
+    longest_s = std::max(longest_s, current_s);
+  }
+};
+
 // One GPU's comparison with its peers over the period.
 struct PeerTally {
+  Stretch hot_run, hot_fail_run, slow_run, slow_fail_run;
   double comparable_s = 0;
   std::vector<double> excess_c, deficit_share;  // per comparable bucket (bounded: one per bucket)
   double hot_s = 0, hot_fail_s = 0, slow_s = 0, slow_fail_s = 0;
   std::vector<double> hot_own, hot_peers, slow_own, slow_peers, util_own, util_peers;
-  std::int64_t hot_first = 0, hot_last = 0, slow_first = 0, slow_last = 0;
+  std::int64_t hot_first = 0, slow_first = 0;
   // Busy buckets of its peers it did not run at their load in: its utilization, theirs.
   double off_load_s = 0;
   std::vector<double> off_load_own, off_load_peers;
@@ -55,7 +69,7 @@ Peers peers_of(const TrendPoint& own, const std::vector<const TrendPoint*>& othe
   return p;
 }
 
-void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampled_s, const TrendThresholds& th) {
+void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampled_s, std::int64_t width_ms, const TrendThresholds& th) {
   t.comparable_s += sampled_s;
   if (peers.util_own) {
     t.util_own.push_back(*peers.util_own);
@@ -66,34 +80,39 @@ void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampl
     t.excess_c.push_back(excess);
     if (excess >= th.hotter_warn_c) {
       if (t.hot_s == 0) t.hot_first = own.start_unix_ms;
-      t.hot_last = own.start_unix_ms;
       t.hot_s += sampled_s;
       t.hot_own.push_back(*own.temp_c);
       t.hot_peers.push_back(*peers.temp_median);
+      t.hot_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
-    if (excess >= th.hotter_fail_c) t.hot_fail_s += sampled_s;
+    if (excess >= th.hotter_fail_c) {
+      t.hot_fail_s += sampled_s;
+      t.hot_fail_run.add(own.start_unix_ms, width_ms, sampled_s);
+    }
   }
   if (own.sm_clock_mhz && peers.clock_median && *peers.clock_median > 0) {
     const double deficit = 1 - *own.sm_clock_mhz / *peers.clock_median;
     t.deficit_share.push_back(deficit);
     if (deficit >= th.slower_warn_share) {
       if (t.slow_s == 0) t.slow_first = own.start_unix_ms;
-      t.slow_last = own.start_unix_ms;
       t.slow_s += sampled_s;
       t.slow_own.push_back(*own.sm_clock_mhz);
       t.slow_peers.push_back(*peers.clock_median);
+      t.slow_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
-    if (deficit >= th.slower_fail_share) t.slow_fail_s += sampled_s;
+    if (deficit >= th.slower_fail_share) {
+      t.slow_fail_s += sampled_s;
+      t.slow_fail_run.add(own.start_unix_ms, width_ms, sampled_s);
+    }
   }
 }
 
-// The end of the bucket starting at `start`, within the period.
-std::int64_t bucket_end(const TrendHistory& h, std::int64_t start) {
-  return std::min(h.to_unix_ms, start + static_cast<std::int64_t>(h.bucket_s * 1000));
-}
+// The end of the last point a GPU stood out in (its bucket, or the hour of a rollup), within the period.
+std::int64_t stretch_end(const TrendHistory& h, const Stretch& run) { return std::min(h.to_unix_ms, run.previous_end); }
 
-bool stands_out(double out_s, double comparable_s, const TrendThresholds& th) {
-  return out_s >= th.min_out_s && out_s >= th.min_out_share * comparable_s;
+// For hours: half of the comparable time, or the minimum in a row (an 18 h episode in a week).
+bool stands_out(double out_s, const Stretch& run, double comparable_s, const TrendThresholds& th) {
+  return (out_s >= th.min_out_s && out_s >= th.min_out_share * comparable_s) || run.longest_s >= th.min_out_s;
 }
 
 std::string load_text(const PeerTally& t) {
@@ -103,8 +122,8 @@ std::string load_text(const PeerTally& t) {
 }
 
 std::string rule_text(double warn, double fail, const char* unit, const TrendThresholds& th) {
-  return fmt::format("{:g}{} (warn), {:g}{} (fail), for at least {} and half of the time at the same load", warn, unit, fail, unit,
-                     hours(th.min_out_s));
+  return fmt::format("{:g}{} (warn), {:g}{} (fail), for at least {} in a row, or that long in all and half of the time at the "
+                     "same load", warn, unit, fail, unit, hours(th.min_out_s));
 }
 
 }  // namespace
@@ -125,7 +144,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
       const Peers peers = peers_of(*own, others, th);
       const double sampled_s = static_cast<double>(own->samples) * h.interval_s;
       if (peers.same_load) {
-        tally(tallies[gpu], *own, peers, sampled_s, th);
+        tally(tallies[gpu], *own, peers, sampled_s, static_cast<std::int64_t>(h.bucket_s * 1000), th);
       } else if (peers.util_own && *peers.util_median >= th.busy_util_pct) {
         auto& t = tallies[gpu];
         t.off_load_s += sampled_s;
@@ -142,33 +161,35 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
     standing.clock_below_peers_share = median_of(t.deficit_share);
     most_comparable_s = std::max(most_comparable_s, t.comparable_s);
     const int gpu = standing.gpu;
-    if (stands_out(t.hot_s, t.comparable_s, th)) {
+    if (stands_out(t.hot_s, t.hot_run, t.comparable_s, th)) {
       const double own = *median_of(t.hot_own);
       const double peers = *median_of(t.hot_peers);
-      const auto severity = stands_out(t.hot_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
+      const auto severity = stands_out(t.hot_fail_s, t.hot_fail_run, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
       auto f = make_finding(code::hotter_than_peers, severity, {gpu},
                             fmt::format("GPU {} ran {:.1f} °C hotter than its peers at the same load for {} of {} ({:.0f} °C against {:.0f} °C)",
                                         gpu, own - peers, hours(t.hot_s), hours(t.comparable_s), own, peers));
       f.evidence = {{"temperature", fmt::format("{:.1f} °C (median of the buckets it stood out)", own)},
                     {"peers", fmt::format("{:.1f} °C (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
-                    {"for", fmt::format("{} of {} at the same load", hours(t.hot_s), hours(t.comparable_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(bucket_end(h, t.hot_last)))},
+                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(t.hot_s), hours(t.comparable_s),
+                                        hours(t.hot_run.longest_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(stretch_end(h, t.hot_run)))},
                     {"rule", "above the peers' median by " + rule_text(th.hotter_warn_c, th.hotter_fail_c, " °C", th)}};
       out.findings.push_back(std::move(f));
     }
-    if (stands_out(t.slow_s, t.comparable_s, th)) {
+    if (stands_out(t.slow_s, t.slow_run, t.comparable_s, th)) {
       const double own = *median_of(t.slow_own);
       const double peers = *median_of(t.slow_peers);
-      const auto severity = stands_out(t.slow_fail_s, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
+      const auto severity = stands_out(t.slow_fail_s, t.slow_fail_run, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
       auto f = make_finding(code::slower_than_peers, severity, {gpu},
                             fmt::format("GPU {} ran {:.1f} % below its peers' SM clock at the same load for {} of {} ({:.0f} MHz against {:.0f} MHz)",
                                         gpu, (1 - own / peers) * 100, hours(t.slow_s), hours(t.comparable_s), own, peers));
       f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz (median of the buckets it stood out)", own)},
                     {"peers", fmt::format("{:.0f} MHz (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
-                    {"for", fmt::format("{} of {} at the same load", hours(t.slow_s), hours(t.comparable_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(bucket_end(h, t.slow_last)))},
+                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(t.slow_s), hours(t.comparable_s),
+                                        hours(t.slow_run.longest_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(stretch_end(h, t.slow_run)))},
                     {"rule", "below the peers' median by " +
                                  rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
       out.findings.push_back(std::move(f));
@@ -182,7 +203,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
       std::string why = "its peers' load is not known for it";
       if (!t.off_load_own.empty()) {
         why = fmt::format("for {} its utilization was {:.0f} % while its peers ran at {:.0f} % (medians); a card that lags "
-                          "its busy peers is utilization_below_peers, the daemon's alert",
+                          "its busy peers is utilization_below_peers (above when it lagged for long enough)",
                           hours(t.off_load_s), *median_of(t.off_load_own), *median_of(t.off_load_peers));
       }
       out.unverified.push_back(fmt::format("hotter/slower than peers: GPU {} ran at its peers' load for {}, less than the {} a "

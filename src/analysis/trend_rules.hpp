@@ -15,6 +15,8 @@ std::string hours(double seconds);
 
 // hotter_than_peers, slower_than_peers (trend_peer_rules.cpp); fills the standings' peer fields.
 void peer_rules(const TrendHistory& history, const TrendThresholds& thresholds, TrendAssessment& out);
+// utilization_below_peers (trend_utilization_rule.cpp).
+void utilization_rule(const TrendHistory& history, const TrendThresholds& thresholds, TrendAssessment& out);
 // baseline_drift (trend_baseline_rules.cpp); fills the standings' busy and baseline fields.
 void baseline_rules(const TrendHistory& history, const std::optional<TrendBaseline>& baseline, const TrendThresholds& thresholds,
                     TrendAssessment& out);

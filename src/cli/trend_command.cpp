@@ -16,6 +16,8 @@
 #include "analysis/burnin_judge.hpp"
 #include "analysis/trend_history.hpp"
 #include "analysis/trend_judge.hpp"
+#include "analysis/trend_rollup_gap.hpp"
+#include "analysis/trend_rollup_health.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/trend_baseline.hpp"
@@ -45,6 +47,8 @@ struct TrendRead {
   core::TrendHistory history;
   std::vector<core::Finding> health;
   std::vector<std::string> notes;
+  // What the health alerts were judged from: raw samples, hourly rollups (start, end).
+  std::optional<std::pair<std::int64_t, std::int64_t>> raw_span, rollup_span;
 };
 
 // "6.0 h", "7.0 d".
@@ -58,7 +62,6 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
   std::int64_t to = 0;
   std::unique_ptr<analysis::TrendAccumulator> trend;
   std::unique_ptr<analysis::BurninJudge> judge;
-  std::map<int, std::int64_t> first_raw;  // gpu -> its oldest raw sample
   TrendRead out;
   telemetry::HistorySinks sinks;
   sinks.on_span = [&](const telemetry::HistorySpan& s) {
@@ -67,10 +70,13 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
     to = *s.last_unix_ms;
     from = std::max(*s.first_unix_ms, to - static_cast<std::int64_t>(period_s * 1000));
   };
+  double interval_s = 1;
   sinks.on_header = [&](const core::BurninRecord& header) {
+    interval_s = header.run.interval_s;
     const double bucket = analysis::trend_bucket_s(static_cast<double>(to - from) / 1000);
     trend = std::make_unique<analysis::TrendAccumulator>(from, to, bucket, header.run.interval_s, header.gpus);
     judge = std::make_unique<analysis::BurninJudge>(header.run, header.gpus);
+    judge->use_wall_clock();  // a history's moments are dates, not offsets into a run
     for (const auto& e : header.events) {
       const auto unix_ms = header.run.started_unix_ms + static_cast<std::int64_t>(e.t_s * 1000);
       if (unix_ms < from || unix_ms > to) continue;
@@ -78,18 +84,20 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
       judge->on_event(e);
     }
   };
+  analysis::RawHourTally raw_hours;  // to recover the part of an hour rollup no raw sample covers
+  std::optional<std::int64_t> raw_from;
   sinks.on_sample = [&](const core::TelemetrySample& s) {
-    first_raw.try_emplace(s.gpu, s.unix_ms);
+    raw_hours.add(s);
     if (s.unix_ms < from) return;
+    raw_from = std::min(raw_from.value_or(s.unix_ms), s.unix_ms);
     trend->add_sample(s);
     judge->on_sample(s);
   };
-  std::size_t rollup_hours = 0;
+  double rollup_gpu_s = 0;
+  std::optional<analysis::RollupHealth> rollup_health;
   sinks.on_hour_rollup = [&](const telemetry::HourRollup& r, std::int64_t hour_unix_ms) {
-    // Only hours whose raw samples were pruned (ended before the GPU's oldest raw sample).
-    const auto raw = first_raw.find(r.gpu);
-    if (raw != first_raw.end() && hour_unix_ms + 3600000 > raw->second) return;
     if (hour_unix_ms + 3600000 <= from) return;
+    if (!rollup_health) rollup_health.emplace(interval_s);
     analysis::RollupInput in;
     in.gpu = r.gpu;
     in.unix_ms = hour_unix_ms;
@@ -99,13 +107,22 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
     in.sm_clock_mhz = r.sm_clock_mhz.mean;
     in.power_w = r.power_w.mean;
     in.util_pct = r.util_gpu_pct.mean;
+    in.throttled = r.throttled;
+    in.nvlink_crc = r.nvlink_crc_new;
+    in.nvlink_replay = r.nvlink_replay_new;
+    in.nvlink_recovery = r.nvlink_recovery_new;
     if (r.nvlink_crc_new || r.nvlink_replay_new || r.nvlink_recovery_new) {
       in.nvlink_errors = r.nvlink_crc_new.value_or(0) + r.nvlink_replay_new.value_or(0) + r.nvlink_recovery_new.value_or(0);
     }
     in.ecc_corrected = r.ecc_corrected_new;
     in.ecc_uncorrected = r.ecc_uncorrected_new;
-    trend->add_rollup(in);
-    ++rollup_hours;
+    in.pcie_replays = r.pcie_replays_new;
+    // Only what no raw sample holds: the whole hour, or its part before the first raw sample.
+    const auto part = raw_hours.remainder(in, r.hour);
+    if (!part || part->samples == 0) return;
+    trend->add_rollup(*part);
+    rollup_health->add(*part);
+    rollup_gpu_s += static_cast<double>(part->samples) * interval_s;
   };
   auto record = telemetry::read_history(db, sinks);
   if (!record) return record.error();
@@ -115,14 +132,20 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
   out.record = std::move(record).value();
   out.history = trend->finish();
   out.health = analysis::period_health_findings(judge->finish(out.record.run.status));
+  if (rollup_health) {
+    out.health = analysis::merge_period_findings(std::move(out.health), rollup_health->findings());
+    out.rollup_span = rollup_health->span();
+  }
+  if (raw_from) out.raw_span = std::make_pair(*raw_from, to);
   const double covered_s = static_cast<double>(to - from) / 1000;
   if (covered_s + 60 < period_s) {
     out.notes.push_back(fmt::format("The history covers {} of the {} asked (from its first record).", span_text(covered_s), span_text(period_s)));
   }
-  if (rollup_hours > 0) {
-    out.notes.push_back(fmt::format("{} GPU-hours come from the hourly rollups (raw samples pruned by the retention): means per "
-                                    "hour, error counters as their growth in the hour; Xid and other events are kept as long.",
-                                    rollup_hours));
+  if (rollup_gpu_s > 0) {
+    out.notes.push_back(fmt::format("{:.0f} GPU-hours come from the hourly rollups (raw samples pruned by the retention): means per "
+                                    "hour (an hour the raw samples cover in part: the rollup less those samples), error counters "
+                                    "as their growth in the hour; Xid and other events are kept as long.",
+                                    rollup_gpu_s / 3600));
   }
   return out;
 }
@@ -171,7 +194,7 @@ core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) 
   std::vector<core::Finding> all = assessment.findings;
   all.insert(all.end(), read->health.begin(), read->health.end());
   report::TrendReport report{o.db,           o.since, read->record.run, read->history, assessment, read->health, baseline,
-                             core::verdict_of(all, assessment.unverified), read->notes};
+                             core::verdict_of(all, assessment.unverified), read->notes, read->raw_span, read->rollup_span};
   if (o.json) {
     streams.out << report::render_trend_json(report);
   } else if (o.markdown) {

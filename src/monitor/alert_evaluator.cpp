@@ -182,9 +182,9 @@ struct AlertEvaluator::State {
       }
     }
     const double group = n > 0 ? sum / static_cast<double>(n) : 0;
-    const bool busy = window_full && n >= 2 && group >= th.busy_util_pct;
+    const bool busy = window_full && n >= 2 && analysis::utilization_group_busy(group, th.busy_util_pct);
     for (auto& [gpu, g] : watch) {
-      const bool low = busy && g.window_util && *g.window_util < (1 - th.util_below_share) * group;
+      const bool low = busy && g.window_util && analysis::utilization_below_peers(*g.window_util, group, th.util_below_share);
       g.util_low.update(low, now_t, now_ms);
       g.util_group_mean = group;
     }

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/utilization_peers.hpp"
 #include "core/telemetry.hpp"
 #include "monitor/alert_windows.hpp"
 #include "monitor/baseline_drift_watch.hpp"
@@ -26,8 +27,8 @@ namespace gpuvet::monitor {
 // Documented in docs/monitor.md "Alert rules".
 struct AlertThresholds {
   double util_window_s = static_cast<double>(kUtilizationWindow.count());  // utilization compared over this window
-  double util_below_share = 0.20;     // below (1 - share) x the group's mean utilization
-  double busy_util_pct = 50;          // the group is busy when its mean utilization is at least this
+  double util_below_share = analysis::kUtilBelowPeersShare;  // below (1 - share) x the group's mean utilization
+  double busy_util_pct = analysis::kUtilGroupBusyPct;  // the group is busy when its mean utilization is at least this
   double counter_window_s = static_cast<double>(kCounterWindow.count());  // a counter alert holds while the counter rose within this window
   double nvlink_crc_per_s = 100;      // DCGM's limit: fail from this CRC rate (warn below)
   double pcie_replays_per_min = 8;    // DCGM's limit: alert above this rate over the window

@@ -61,8 +61,9 @@ std::string findings_section(const TrendReport& r) {
   if (r.assessment.findings.empty()) out += "<p>" + esc(no_standout_text(r)) + "</p>\n";
   for (const auto& f : r.assessment.findings) out += finding_block(f);
   out += "</div>\n<h2>Alerts of the period</h2>\n<div id=\"alerts\">\n";
-  if (r.health.empty()) out += "<p>No Xid, ECC, NVLink, PCIe, row-remap, retired-page, lost-GPU or throttling alert in the period.</p>\n";
+  if (r.health.empty()) out += "<p>" + esc(trend_no_alert_text(r)) + "</p>\n";
   for (const auto& f : r.health) out += finding_block(f);
+  if (!r.health.empty()) out += "<p>Judged from " + esc(trend_judged_text(r)) + ".</p>\n";
   out += "</div>\n";
   const auto steps = what_to_do(r);
   if (!steps.empty()) {

@@ -67,6 +67,12 @@ std::string render_trend_json(const TrendReport& r) {
                  {"to_utc", trend_utc(h.to_unix_ms)},
                  {"bucket_s", h.bucket_s},
                  {"interval_s", h.interval_s}};
+  const auto span = [](const std::optional<std::pair<std::int64_t, std::int64_t>>& s) {
+    return s ? ordered_json{{"from_unix_ms", s->first}, {"to_unix_ms", s->second}, {"from_utc", trend_utc(s->first)},
+                            {"to_utc", trend_utc(s->second)}}
+             : ordered_json(nullptr);
+  };
+  j["judged"] = {{"raw_samples", span(r.raw_span)}, {"hourly_rollups", span(r.rollup_span)}};
   j["verdict"] = core::to_string(r.verdict);
   ordered_json findings = ordered_json::array();
   for (const auto& f : r.assessment.findings) findings.push_back(finding_json(f));

@@ -42,8 +42,9 @@ std::string render_trend_markdown(const TrendReport& r) {
   if (r.assessment.findings.empty()) out += no_standout_text(r) + "\n";
   for (const auto& f : r.assessment.findings) out += finding_md(f);
   out += "\n## Alerts of the period\n\n";
-  if (r.health.empty()) out += "No Xid, ECC, NVLink, PCIe, row-remap, retired-page, lost-GPU or throttling alert in the period.\n";
+  if (r.health.empty()) out += trend_no_alert_text(r) + "\n";
   for (const auto& f : r.health) out += finding_md(f);
+  if (!r.health.empty()) out += "\nJudged from " + trend_judged_text(r) + ".\n";
   const auto steps = what_to_do(r);
   if (!steps.empty()) {
     out += "\n## What to do\n\n";

@@ -91,6 +91,25 @@ std::string_view trend_verdict_meaning(core::Verdict verdict) {
   return "";
 }
 
+std::string trend_judged_text(const TrendReport& r) {
+  std::string out;
+  if (r.rollup_span) {
+    out = fmt::format("hourly rollups from {} to {} (counter growth and throttled time per hour)", trend_utc(r.rollup_span->first),
+                      trend_utc(r.rollup_span->second));
+  }
+  if (r.raw_span) {
+    out += fmt::format("{}raw samples from {} to {} (every sample)", out.empty() ? "" : " and ", trend_utc(r.raw_span->first),
+                       trend_utc(r.raw_span->second));
+  }
+  return out.empty() ? "nothing: no sample or rollup in the period" : out;
+}
+
+std::string trend_no_alert_text(const TrendReport& r) {
+  if (!r.raw_span && !r.rollup_span) return "No alert could be judged: no sample or rollup in the period.";
+  return "No Xid, ECC, NVLink, PCIe, row-remap, retired-page, lost-GPU or throttling alert in what was judged: " + trend_judged_text(r) +
+         ".";
+}
+
 std::vector<core::Finding> trend_findings(const TrendReport& r) {
   std::vector<core::Finding> out = r.assessment.findings;
   out.insert(out.end(), r.health.begin(), r.health.end());

@@ -29,6 +29,9 @@ struct TrendReport {
   std::optional<core::TrendBaseline> baseline;
   core::Verdict verdict = core::Verdict::pass;
   std::vector<std::string> notes;          // about the input (period shorter than asked, rollups only, ...)
+  // What the period's alerts were judged from (start, end): raw samples (every rule of the burn-in
+  // judge's health list), hourly rollups (counter growth and throttled time per hour); absent: none.
+  std::optional<std::pair<std::int64_t, std::int64_t>> raw_span, rollup_span;
 };
 
 std::string render_trend_html(const TrendReport& report);
@@ -52,6 +55,12 @@ std::string trend_utc(std::int64_t unix_ms);
 // "PASS", "FAIL", "INCOMPLETE" and what it means for a trend report.
 std::string_view trend_verdict_word(core::Verdict verdict);
 std::string_view trend_verdict_meaning(core::Verdict verdict);
+// What the period's alerts were judged from: "hourly rollups from A to B (...) and raw samples
+// from C to D (every sample)".
+std::string trend_judged_text(const TrendReport& report);
+// When the period has no alert: the sentence, limited to what was judged.
+std::string trend_no_alert_text(const TrendReport& report);
+
 // The peer and baseline findings first, then the period's alerts (health), each once.
 std::vector<core::Finding> trend_findings(const TrendReport& report);
 

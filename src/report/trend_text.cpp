@@ -37,6 +37,7 @@ std::vector<std::pair<std::string, std::string>> trend_facts(const TrendReport& 
   out.emplace_back("Host", r.run.hostname.empty() ? std::string("n/a") : r.run.hostname);
   out.emplace_back("Source", r.run.source);
   out.emplace_back("Sampling interval", fmt::format("{:g} s", r.run.interval_s));
+  out.emplace_back("Alerts judged", trend_judged_text(r));
   if (r.baseline) {
     out.emplace_back("Baseline", fmt::format("{} (acceptance finished {}, host {})", r.baseline->label,
                                              r.baseline->finished_utc.empty() ? "n/a" : r.baseline->finished_utc,

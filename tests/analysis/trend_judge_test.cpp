@@ -141,6 +141,56 @@ TEST(TrendJudge, NotAtTheSameLoadOrNotForHoursIsNotJudgedHotter) {
   EXPECT_TRUE(with_code(a, "hotter_than_peers").empty());
 }
 
+TEST(TrendJudge, HotForEighteenHoursOfAWeekStandsOut) {
+  // 18 h of 120 h: less than half of the comparable time, but hours in a row.
+  const auto a = judge_trend(busy_history(8, 120 * kHour, 300, [](core::TelemetrySample& s) {
+                               if (s.gpu == 4 && s.t_s >= 30 * kHour && s.t_s < 48 * kHour) s.gpu_temp_c = 87.0;
+                             }),
+                             std::nullopt);
+  const auto found = with_code(a, "hotter_than_peers");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].gpus, std::vector<int>{4});
+  EXPECT_EQ(found[0].severity, core::Severity::fail);
+  EXPECT_NE(found[0].message.find("for 18.0 h of 120."), std::string::npos) << found[0].message;
+}
+
+TEST(TrendJudge, UtilizationBelowPeersWithTheDaemonsDefinition) {
+  // GPU 5 at 60 % while the group runs at 95 %: below 80 % of the group's mean (mean of means).
+  const auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
+                               if (s.gpu == 5 && s.t_s >= 2 * kHour) s.util_gpu_pct = 60.0;
+                             }),
+                             std::nullopt);
+  const auto found = with_code(a, "utilization_below_peers");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].gpus, std::vector<int>{5});
+  EXPECT_EQ(found[0].severity, core::Severity::warn);
+  EXPECT_NE(found[0].message.find("utilization 60 % against its group's mean of 91 %"), std::string::npos) << found[0].message;
+  EXPECT_NE(found[0].message.find("2026-12-01 02:00 UTC to 2026-12-01 06:00 UTC"), std::string::npos) << found[0].message;
+  // 78 % of a 95 % group is 82 % of its mean: not below. An idle group is not compared.
+  EXPECT_TRUE(with_code(judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
+                                      if (s.gpu == 5) s.util_gpu_pct = 78.0;
+                                    }),
+                                    std::nullopt),
+                        "utilization_below_peers")
+                  .empty());
+  EXPECT_TRUE(with_code(judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
+                                      s.util_gpu_pct = s.gpu == 5 ? 10.0 : 40.0;
+                                    }),
+                                    std::nullopt),
+                        "utilization_below_peers")
+                  .empty());
+  // Below for less than the daemon's 5-minute window (1-minute buckets over 2 h): not named; 6 min: named.
+  const auto lag_for = [](double seconds) {
+    return with_code(judge_trend(busy_history(8, 2 * kHour, 10, [seconds](core::TelemetrySample& s) {
+                                   if (s.gpu == 5 && s.t_s < seconds) s.util_gpu_pct = 20.0;
+                                 }),
+                                 std::nullopt),
+                     "utilization_below_peers");
+  };
+  EXPECT_TRUE(lag_for(240).empty());
+  EXPECT_EQ(lag_for(360).size(), 1u);
+}
+
 TEST(TrendJudge, IdleGroupIsNotComparedAndSaysSo) {
   const auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
                                s.util_gpu_pct = 3.0;

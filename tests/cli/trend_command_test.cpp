@@ -3,6 +3,7 @@
 // the period, the HTML file, and bad input named with exit 2.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -182,6 +183,94 @@ TEST_F(TrendCommand, AGpuThatLaggedItsPeersIsNotComparedAndNotPassed) {
   const std::string why = j["unverified"][0];
   EXPECT_NE(why.find("GPU 3 ran at its peers' load for 0 min"), std::string::npos) << why;
   EXPECT_NE(why.find("utilization_below_peers"), std::string::npos) << why;
+  // The daemon's alert, with its definition, is a finding of the period too.
+  const auto found = codes(j);
+  ASSERT_EQ(found.size(), 1u) << j["findings"];
+  EXPECT_EQ(found[0].first, "utilization_below_peers");
+  EXPECT_EQ(found[0].second, std::vector<int>{3});
+}
+
+TEST_F(TrendCommand, HoursKeptOnlyAsHourlyRollupsAreJudged) {
+  // 12 h with NVLink CRC errors on GPU 2 from 2 h and GPU 4 throttled from 4 h, then a restart
+  // and 18 h without faults; raw samples kept 6 h: every fault hour is a rollup hour.
+  auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "12h", "--retention", "raw=6h", "--db",
+                      path("rollups.db"), "--listen", "127.0.0.1:0", "--fault", "nvlink-crc:gpu=2,link=3,per_min=30,at=2h", "--fault",
+                      "thermal-throttle:gpu=4,at=4h"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "18h", "--retention", "raw=6h", "--db",
+                 path("rollups.db"), "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto r = run_cli({"trend", "--db", path("rollups.db"), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  const auto j = json_of(r);
+  EXPECT_EQ(j["verdict"], "fail");
+  std::vector<std::pair<std::string, std::vector<int>>> alerts;
+  for (const auto& f : j["alerts"]) alerts.emplace_back(f["code"], f["gpus"].get<std::vector<int>>());
+  const auto has = [](const auto& list, const std::string& code, int gpu) {
+    return std::find(list.begin(), list.end(), std::make_pair(code, std::vector<int>{gpu})) != list.end();
+  };
+  EXPECT_TRUE(has(alerts, "nvlink_errors_growing", 2)) << j["alerts"];
+  EXPECT_TRUE(has(alerts, "throttle_reasons", 4)) << j["alerts"];
+  // 8 h hot of 30 h: less than half, but hours in a row.
+  EXPECT_TRUE(has(codes(j), "hotter_than_peers", 4)) << j["findings"];
+  for (const auto& f : j["alerts"]) {
+    if (f["code"] != "nvlink_errors_growing") continue;
+    const std::string message = f["message"];
+    EXPECT_NE(message.find("30.0/min in the worst"), std::string::npos) << message;  // the fault's rate, not diluted
+    EXPECT_NE(message.find(" UTC"), std::string::npos) << message;
+  }
+  ASSERT_FALSE(j["judged"]["hourly_rollups"].is_null()) << j["judged"];
+  ASSERT_FALSE(j["judged"]["raw_samples"].is_null()) << j["judged"];
+  EXPECT_NEAR(j["judged"]["hourly_rollups"]["to_unix_ms"].get<double>(), j["judged"]["raw_samples"]["from_unix_ms"].get<double>(), 1000);
+  const auto text = run_cli({"trend", "--db", path("rollups.db"), "--markdown"});
+  EXPECT_EQ(text.out.find("alert in the period"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("Judged from hourly rollups from"), std::string::npos) << text.out;
+}
+
+TEST_F(TrendCommand, NoHoleWhereRollupsMeetRawSamples) {
+  // Raw samples kept 1 h of 3 h: the hour they cover in part comes from its rollup less them.
+  const auto mon = run_cli({"monitor", "--sim", "l40s-8x", "--speed", "max", "--duration", "3h", "--retention", "raw=1h", "--db",
+                            path("l40.db"), "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto r = run_cli({"trend", "--db", path("l40.db"), "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const auto j = json_of(r);
+  for (const auto& g : j["gpus"]) {
+    std::size_t samples = 0;
+    for (const auto& p : g["points"]) samples += p["samples"].get<std::size_t>();
+    EXPECT_NEAR(static_cast<double>(samples), 3 * 3600.0, 2) << "GPU " << g["gpu"];
+  }
+  const auto text = run_cli({"trend", "--db", path("l40.db")});
+  EXPECT_NE(text.out.find("3.0 h"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("2.2 h"), std::string::npos) << text.out;
+}
+
+TEST_F(TrendCommand, RawWindowRatesAndXidActionsAsTheDaemonSaysThem) {
+  // NVLink CRC at 30 per minute for the last hour of 6, and an Xid 79.
+  const auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "6h", "--db", path("rates.db"),
+                            "--listen", "127.0.0.1:0", "--fault", "nvlink-crc:gpu=1,link=0,per_min=30,at=5h", "--fault",
+                            "xid:gpu=6,code=79,at=3h"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto r = run_cli({"trend", "--db", path("rates.db"), "--json"});
+  ASSERT_NE(r.exit_code, 2) << r.err;
+  const auto j = json_of(r);
+  bool nvlink = false, xid = false;
+  for (const auto& f : j["alerts"]) {
+    const std::string message = f["message"];
+    if (f["code"] == "nvlink_errors_growing") {
+      nvlink = true;
+      EXPECT_NE(message.find("30.0/min from"), std::string::npos) << message;  // over the hour it grew, not the 6 h
+      EXPECT_NE(message.find(" UTC"), std::string::npos) << message;
+    }
+    if (f["code"] == "xid_event") {
+      xid = true;
+      EXPECT_NE(message.find("NVIDIA's action"), std::string::npos) << message;
+      EXPECT_EQ(std::string(f["next_step"]).find("Look the Xid up"), std::string::npos) << f["next_step"];
+      EXPECT_NE(message.find(" UTC"), std::string::npos) << message;
+    }
+  }
+  EXPECT_TRUE(nvlink) << j["alerts"];
+  EXPECT_TRUE(xid) << j["alerts"];
 }
 
 TEST_F(TrendCommand, TamperedBaselineIsRefused) {
