@@ -244,6 +244,21 @@ TEST(TrendJudge, BaselineDriftPassedAt66NowAt79) {
   EXPECT_EQ(with_code(all, "baseline_drift").size(), 8u);
 }
 
+TEST(TrendJudge, BaselineDriftSaysTheStatisticAndSeesTheLatestDay) {
+  // GPU 6 at its acceptance 66 °C for two days, then 86 °C for the third: the period's median is
+  // still about 66 °C, the latest day's is +20 °C.
+  const auto a = judge_trend(busy_history(8, 72 * kHour, 300, [](core::TelemetrySample& s) {
+                               if (s.gpu == 6 && s.t_s >= 48 * kHour) s.gpu_temp_c = 86.0;
+                             }),
+                             flat_baseline(8));
+  const auto found = with_code(a, "baseline_drift");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].gpus, std::vector<int>{6});
+  EXPECT_EQ(found[0].severity, core::Severity::fail);
+  EXPECT_NE(found[0].message.find("its median is 68 °C over the period"), std::string::npos) << found[0].message;
+  EXPECT_NE(found[0].message.find("86 °C over the latest day (+20.0 °C)"), std::string::npos) << found[0].message;
+}
+
 TEST(TrendJudge, BaselineClockDriftFails) {
   const auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) { s.sm_clock_mhz = 1450.0; }),
                              flat_baseline(8));
