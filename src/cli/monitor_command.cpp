@@ -17,14 +17,18 @@
 #include <fmt/ranges.h>
 
 #include "backends/nvml/nvml_telemetry.hpp"
+#include "analysis/judge.hpp"
 #include "backends/sim/burnin_sim_backends.hpp"
+#include "catalog/gpu_catalog.hpp"
 #include "cli/burnin_output.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/target.hpp"
 #include "cli/trend_baseline.hpp"
 #include "core/duration.hpp"
 #include "monitor/http_server.hpp"
 #include "monitor/journal_log.hpp"
+#include "monitor/lag_causes.hpp"
 #include "monitor/metric_catalog.hpp"
 #include "monitor/monitor_daemon.hpp"
 #include "monitor/prometheus_rules.hpp"
@@ -129,6 +133,24 @@ core::Result<telemetry::Retention> parse_retention(const std::string& text) {
   if (r.minute_s < r.raw_s || r.minute_s < 60) return bad("minute rollups must be kept at least as long as raw samples");
   if (r.hour_s < r.minute_s || r.hour_s < 3600) return bad("hourly rollups must be kept at least as long as minute rollups (and 1h)");
   return r;
+}
+
+// The machine picture at start (NVML and sysfs, or the simulator's), judged once: what it shows
+// on each GPU becomes the likely cause named by a utilization_below_peers alert (lag_causes.hpp).
+void read_lag_causes(const MonitorOptions& o, const telemetry::HistoryGpuMatch& match, monitor::DaemonConfig& config) {
+  auto target = Target::open({o.sim_profile, o.faults, o.seed, "/"});
+  if (!target) {
+    config.lag_causes_unavailable = target.error().message;
+    return;
+  }
+  const auto& machine = target.value().machine();
+  if (!machine) {
+    config.lag_causes_unavailable = machine.error().message;
+    return;
+  }
+  std::map<int, int> index_of;  // the picture numbers GPUs as the source does
+  for (std::size_t i = 0; i < match.present.size(); ++i) index_of[match.source_index[i]] = match.present[i].index;
+  config.lag_causes = monitor::lag_causes(analysis::judge_machine(*machine, catalog::gpu_catalog(), {}), index_of);
 }
 
 core::Result<std::unique_ptr<api::TelemetrySource>> open_source(const MonitorOptions& o) {
@@ -243,6 +265,7 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     if (!created) return created.error();
     store = std::move(created).value();
   }
+  read_lag_causes(o, match, config);
   // Run time continues from the file: a simulated restart resumes one interval after its last tick.
   const std::int64_t epoch_ms = simulated && store->last_t_s() >= 0
                                     ? store->started_unix_ms() + std::llround((store->last_t_s() + config.interval_s) * 1000)

@@ -92,6 +92,7 @@ void MonitorDaemon::publish(std::int64_t unix_ms, bool healthy, std::string reas
 
 void MonitorDaemon::log_alert_changes() {
   std::vector<MonitorAlert> now = evaluator_->active();
+  attach_lag_causes(now, config_.lag_causes, config_.lag_causes_unavailable);
   std::map<std::string, core::Severity> before;
   for (const auto& a : alerts_) before.emplace(alert_key(a), a.severity);
   std::set<std::string> after;

@@ -22,6 +22,7 @@
 #include "monitor/alert_evaluator.hpp"
 #include "monitor/deadline_caller.hpp"
 #include "monitor/journal_log.hpp"
+#include "monitor/lag_causes.hpp"
 #include "monitor/monitor_snapshot.hpp"
 #include "platform/clock.hpp"
 #include "telemetry/telemetry_store.hpp"
@@ -42,6 +43,9 @@ struct DaemonConfig {
   // GPUs of the history (reopened --db) that the source does not list now, as the history knows
   // them: reported lost (gpu_lost naming UUID and index) from the first tick, never asked.
   std::vector<core::BurninGpu> missing;
+  // The machine picture judged at start, per GPU (lag_causes.hpp): attached to utilization_below_peers.
+  std::optional<LagCauses> lag_causes;
+  std::string lag_causes_unavailable;  // why lag_causes is nullopt
 };
 
 struct DaemonSummary {
