@@ -114,7 +114,7 @@ std::string render_trend_html(const TrendReport& r) {
   out += gpu_table(r);
   out += events_table(r);
   out += fmt::format("<h2>Trend lines</h2>\n<p class=\"note\">One point per GPU and {} bucket (means of the samples; error "
-                     "counts: growth in the bucket); time in hours since {}.</p>\n<div class=\"charts\" id=\"charts\">\n",
+                     "counts: growth in the bucket), drawn at the bucket's start; time in hours since {}.</p>\n<div class=\"charts\" id=\"charts\">\n",
                      esc(bucket_text(r.history.bucket_s)), esc(trend_utc(r.history.from_unix_ms)));
   for (const auto& s : trend_series(r)) out += "<figure>" + svg_line_chart(s, 580, 240) + "</figure>\n";
   out += "</div>\n<p class=\"note\">gpuvet trend; schema of the JSON form: " + std::string(kTrendReportSchema) + "</p>\n";

@@ -30,7 +30,6 @@ std::vector<accept::SeriesData> trend_series(const TrendReport& r) {
        &core::TrendPoint::ecc_uncorrected},
   };
   const auto& h = r.history;
-  const double half_bucket = h.bucket_s / 2;
   std::vector<accept::SeriesData> out;
   for (const auto& m : measures) {
     accept::SeriesData s;
@@ -40,7 +39,9 @@ std::vector<accept::SeriesData> trend_series(const TrendReport& r) {
       s.names.push_back(fmt::format("GPU {}", g.gpu));
       auto& line = s.points.emplace_back();
       for (const auto& p : g.points) {
-        const double t = static_cast<double>(p.start_unix_ms - h.from_unix_ms) / 1000 + half_bucket;
+        // At its bucket's start: a bucket's centre would put the period's last, partial bucket past
+        // its end, and the time axis past the history (144 h for 120 h).
+        const double t = static_cast<double>(p.start_unix_ms - h.from_unix_ms) / 1000;
         if (m.real != nullptr) {
           if (const auto& v = p.*(m.real)) line.emplace_back(t, *v);
           continue;

@@ -39,7 +39,8 @@ std::string render_trend_markdown(const TrendReport& report);
 std::string render_trend_json(const TrendReport& report);
 std::string render_trend_text(const TrendReport& report);
 
-// The charts of the report, one per measure, x in seconds since the period's start (shared by
+// The charts of the report, one per measure, x in seconds since the period's start to each
+// bucket's start (shared by
 // the HTML and tests): power, temperature, SM clock, utilization, NVLink errors, ECC errors.
 std::vector<accept::SeriesData> trend_series(const TrendReport& report);
 

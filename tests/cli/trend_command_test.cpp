@@ -223,7 +223,7 @@ TEST_F(TrendCommand, HoursKeptOnlyAsHourlyRollupsAreJudged) {
   ASSERT_FALSE(j["judged"]["raw_samples"].is_null()) << j["judged"];
   EXPECT_NEAR(j["judged"]["hourly_rollups"]["to_unix_ms"].get<double>(), j["judged"]["raw_samples"]["from_unix_ms"].get<double>(), 1000);
   const auto text = run_cli({"trend", "--db", path("rollups.db"), "--markdown"});
-  EXPECT_EQ(text.out.find("alert in the period"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("throttling alert in the period"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("Judged from hourly rollups from"), std::string::npos) << text.out;
 }
 

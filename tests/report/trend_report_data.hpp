@@ -22,7 +22,7 @@ struct TrendFixture {
     std::vector<core::Finding> all = assessment.findings;
     all.insert(all.end(), health.begin(), health.end());
     return TrendReport{"monitor.db", "24h", run, history, assessment, health, baseline,
-                       core::verdict_of(all, assessment.unverified), {}};
+                       core::verdict_of(all, assessment.unverified), {}, std::nullopt, std::nullopt};
   }
 };
 

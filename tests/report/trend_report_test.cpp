@@ -72,15 +72,52 @@ TEST(TrendMarkdown, VerdictTableAndSteps) {
   EXPECT_NE(text.find("Verdict: FAIL"), std::string::npos);
 }
 
-TEST(TrendSeries, PointsAtBucketCentresInSecondsSinceTheStart) {
+TEST(TrendSeries, PointsAtBucketStartsInSecondsSinceTheStart) {
   const testing::TrendFixture fx = testing::trend_fixture();
   const auto series = trend_series(fx.report());
   ASSERT_EQ(series.size(), 6u);
   EXPECT_EQ(series[1].title, "GPU temperature");
   ASSERT_EQ(series[1].points.size(), 4u);
-  EXPECT_DOUBLE_EQ(series[1].points[0].front().first, 450);  // centre of the first 15 min bucket
+  EXPECT_DOUBLE_EQ(series[1].points[0].front().first, 0);  // the first 15 min bucket's start
+  EXPECT_DOUBLE_EQ(series[1].points[0][1].first, 900);
   ASSERT_EQ(series[1].events.size(), 1u);
   EXPECT_EQ(series[1].events[0].second, "Xid 79 GPU 1");
+}
+
+TEST(TrendHtml, TimeAxisEndsWithTheHistory) {
+  // 120 h of hourly points and a period that ends 1 s into the next hour (the review's 5-day
+  // history): the axis ends at 120 h, not at the next 24 h tick.
+  constexpr std::int64_t kStart = 1796083200000;
+  core::BurninRunInfo run;
+  run.interval_s = 1;
+  core::TrendHistory h;
+  h.from_unix_ms = kStart;
+  h.to_unix_ms = kStart + 120LL * 3600000 + 1000;
+  h.bucket_s = 3600;
+  h.interval_s = 1;
+  core::GpuTrend g;
+  for (std::int64_t hour = 0; hour <= 120; ++hour) {
+    core::TrendPoint p;
+    p.start_unix_ms = kStart + hour * 3600000;
+    p.samples = hour == 120 ? 2 : 3600;
+    p.temp_c = 66.0;
+    g.points.push_back(p);
+  }
+  h.gpus.push_back(g);
+  const core::TrendAssessment assessment;
+  TrendReport report{"monitor.db", "7d", run, h, assessment, {}, std::nullopt, core::Verdict::pass, {}, std::nullopt, std::nullopt};
+  const std::string html = render_trend_html(report);
+  EXPECT_NE(html.find(">120 h</text>"), std::string::npos);
+  EXPECT_EQ(html.find(">144 h</text>"), std::string::npos);
+  // No alert is said only of what was judged, naming it.
+  report.rollup_span = std::make_pair(kStart, kStart + 72LL * 3600000);
+  report.raw_span = std::make_pair(kStart + 72LL * 3600000, h.to_unix_ms);
+  const std::string markdown = render_trend_markdown(report);
+  EXPECT_EQ(markdown.find("throttling alert in the period"), std::string::npos) << markdown;
+  EXPECT_NE(markdown.find("alert in what was judged: hourly rollups from 2026-12-01 00:00 UTC to 2026-12-04 00:00 UTC (counter "
+                          "growth and throttled time per hour) and raw samples from 2026-12-04 00:00 UTC to 2026-12-06 00:00 UTC"),
+            std::string::npos)
+      << markdown;
 }
 
 }  // namespace
