@@ -23,7 +23,7 @@ std::optional<double> opt(const core::Reading<double>& r) { return r.known() ? s
 
 // A loaded sample after the warm-up: into the steady-state distributions.
 void add_steady(GpuState& g, const burnin::PendingSteady& p) {
-  g.tflops.add(p.tflops, p.t_s);
+  if (p.tflops) g.tflops.add(*p.tflops, p.t_s);
   if (p.temp_c) g.temp_c.add(*p.temp_c, p.t_s);
   if (p.sm_clock_mhz) g.sm_clock_mhz.add(*p.sm_clock_mhz, p.t_s);
   if (p.power_w) {
@@ -36,7 +36,11 @@ void add_steady(GpuState& g, const burnin::PendingSteady& p) {
 }
 
 void coverage(const burnin::Context& ctx, core::BurninStatus status, BurninAssessment& a) {
-  if (status != core::BurninStatus::completed) {
+  if (status != core::BurninStatus::completed && ctx.monitor) {
+    a.unverified.push_back(fmt::format("the monitor did not stop cleanly (status: {}: killed, or still running): {} was recorded; "
+                                       "a monitor has no planned duration",
+                                       core::to_string(status), burnin::hms(a.recorded_s)));
+  } else if (status != core::BurninStatus::completed) {
     a.unverified.push_back(fmt::format("the burn-in did not complete (status: {}): {} of the planned {} was recorded",
                                        core::to_string(status), burnin::hms(a.recorded_s),
                                        burnin::hms(ctx.run.planned_duration_s)));
@@ -59,11 +63,11 @@ BurninGpuSummary summarize(const burnin::Context& ctx, const GpuState& s) {
   BurninGpuSummary out;
   out.gpu = s.gpu;
   out.samples = s.samples;
-  const auto med = [](const burnin::Histogram& h) -> core::Reading<double> {
+  const auto med = [&ctx](const burnin::Histogram& h) -> core::Reading<double> {
     if (auto m = h.median()) return *m;
-    return core::Reading<double>::absent("no steady-state sample under load");
+    return core::Reading<double>::absent(ctx.monitor ? "no sample at 80 % utilization or more" : "no steady-state sample under load");
   };
-  out.median_tflops = med(s.tflops);
+  out.median_tflops = ctx.monitor ? core::Reading<double>::absent("a monitor runs no load of its own") : med(s.tflops);
   out.median_temp_c = med(s.temp_c);
   out.median_power_w = med(s.power_w);
   out.median_sm_clock_mhz = med(s.sm_clock_mhz);
@@ -85,12 +89,15 @@ struct BurninJudge::State {
   double tick_s = 0;          // the tick being gathered for clock_desync
   std::vector<std::pair<int, double>> tick_clocks;
   double recorded_s = 0;
+  bool monitor = false;       // a monitor's history (is_monitor_history)
 };
 
 BurninJudge::BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> gpus, BurninThresholds thresholds)
     : state_(std::make_unique<State>()) {
   State& st = *state_;
   st.interval_s = run.interval_s > 0 ? run.interval_s : 1.0;
+  st.monitor = is_monitor_history(run);
+  wall_clock_ = st.monitor;
   st.run = std::move(run);
   st.gpus = std::move(gpus);
   st.thresholds = thresholds;
@@ -117,14 +124,16 @@ void BurninJudge::on_sample(const core::TelemetrySample& s) {
   }
   ++g.samples;
   g.last_s = s.t_s;
-  const bool loaded = s.tflops.known();
+  // A burn-in's load is its GEMM (TFLOP/s known); a monitor's is the users' jobs, by utilization.
+  const bool loaded = s.tflops.known() ||
+                      (st.monitor && s.util_gpu_pct.known() && *s.util_gpu_pct >= kMonitorLoadedUtilPct);
   if (s.gpu_temp_c.known()) {
     g.any_temp = true;
     g.max_temp_c = std::max(g.max_temp_c.value_or(*s.gpu_temp_c), *s.gpu_temp_c);
     if (loaded) g.loaded_temp_c.add(*s.gpu_temp_c, s.t_s);
   }
   if (loaded) {
-    burnin::PendingSteady p{s.t_s, *s.tflops, opt(s.gpu_temp_c), opt(s.power_w), opt(s.sm_clock_mhz),
+    burnin::PendingSteady p{s.t_s, opt(s.tflops), opt(s.gpu_temp_c), opt(s.power_w), opt(s.sm_clock_mhz),
                             s.clocks_event_reasons.known() && (*s.clocks_event_reasons & kThermal) != 0};
     if (s.t_s >= st.sure_steady_s) {
       add_steady(g, p);
@@ -180,7 +189,7 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
     g.pending.clear();
   }
 
-  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.interval_s, wall_clock_};
+  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.interval_s, wall_clock_, st.monitor};
   BurninAssessment a;
   a.recorded_s = st.recorded_s;
   burnin::event_rule(ctx, a.findings);
@@ -189,7 +198,7 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
   burnin::clock_desync_rule(ctx, a.findings);
   burnin::thermal_rule(ctx, a.findings);
   burnin::throttle_rule(ctx, a.findings);
-  burnin::power_rule(ctx, a.findings);
+  if (!st.monitor) burnin::power_rule(ctx, a.findings);  // the users' jobs need not reach the power limit
   burnin::ecc_rule(ctx, a.findings);
   burnin::memory_rule(ctx, a.findings);
   burnin::nvlink_rule(ctx, a.findings);

@@ -39,8 +39,9 @@ class BurninJudge {
   BurninJudge(const BurninJudge&) = delete;
   BurninJudge& operator=(const BurninJudge&) = delete;
 
-  // A monitor's history rather than a burn-in (gpuvet trend, report --db on a monitor database):
-  // times as UTC dates from the run's start, findings worded for a period, not a burn-in.
+  // Times as UTC dates from the run's start and findings worded for a period, not a burn-in
+  // (gpuvet trend). A monitor's history (no planned duration: is_monitor_history) gets this by
+  // itself, and its steady state is the samples under load by utilization (no GEMM of its own).
   void use_wall_clock() { wall_clock_ = true; }
 
   // Samples in time order (t_s not decreasing; any GPU order within a tick), as the store gives
@@ -56,6 +57,12 @@ class BurninJudge {
   std::unique_ptr<State> state_;
   bool wall_clock_ = false;
 };
+
+// Under load in a monitor's history: utilization at least this (analysis/baseline_drift.hpp's
+// "under load"), for the steady-state medians and the rules that read them.
+inline constexpr double kMonitorLoadedUtilPct = 80;
+// A burn-in always plans its duration; the monitor daemon's history has none.
+inline bool is_monitor_history(const core::BurninRunInfo& run) { return !(run.planned_duration_s > 0); }
 
 // A whole record at once (tests, small runs): samples are fed in time order (stable).
 BurninAssessment judge_burnin(const core::BurninRecord& record, const BurninThresholds& thresholds = {});

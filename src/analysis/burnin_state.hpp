@@ -65,7 +65,7 @@ struct Growth {
 // finish() decides whether it counts (at most warm-up cap / interval per GPU).
 struct PendingSteady {
   double t_s = 0;
-  double tflops = 0;
+  std::optional<double> tflops;  // absent in a monitor's history (loaded by utilization)
   std::optional<double> temp_c, power_w, sm_clock_mhz;
   bool thermal = false;  // a thermal/hardware slowdown reason was set
 };
@@ -123,6 +123,7 @@ struct Context {
   const EventTally& events;
   double interval_s = 1;
   bool wall_clock = false;  // a monitor's history: times as UTC dates, "in the period" for "during the burn-in"
+  bool monitor = false;     // a monitor's history: no load of gpuvet's own, no planned duration
 };
 
 using core::median;  // core/statistics.hpp

@@ -121,8 +121,13 @@ std::string render_burnin_text(const BurninReport& report, bool color) {
   const auto& run = report.record.run;
   std::string out = fmt::format("gpuvet burn-in: {}{}\n", run.source, run.simulated ? " (simulated: model numbers, not measurements)" : "");
   out += fmt::format("  database: {}\n", report.database);
-  out += fmt::format("  dtype {}, sampled every {} s, {} of {} planned, status {}\n", run.dtype, run.interval_s,
-                     hms(report.assessment.recorded_s), hms(run.planned_duration_s), core::to_string(run.status));
+  if (!(run.planned_duration_s > 0)) {  // a monitor's history (analysis::is_monitor_history): no plan
+    out += fmt::format("  a monitor's history: sampled every {} s, {} recorded (a monitor has no planned duration), status {}\n",
+                       run.interval_s, hms(report.assessment.recorded_s), core::to_string(run.status));
+  } else {
+    out += fmt::format("  dtype {}, sampled every {} s, {} of {} planned, status {}\n", run.dtype, run.interval_s,
+                       hms(report.assessment.recorded_s), hms(run.planned_duration_s), core::to_string(run.status));
+  }
   if (!run.faults.empty()) {
     std::string faults;
     for (const auto& f : run.faults) faults += (faults.empty() ? "" : ", ") + f;

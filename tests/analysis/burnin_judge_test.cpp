@@ -33,6 +33,57 @@ TEST(BurninJudge, HealthyRunHasNoFindings) {
   EXPECT_DOUBLE_EQ(a.recorded_s, 3600);
 }
 
+// A monitor's history: no planned duration, no GEMM of its own (TFLOP/s unknown), the users' jobs
+// at 95 % utilization. Steady state from the samples under load; a killed monitor is incomplete.
+core::BurninRecord monitor_history(core::BurninStatus status) {
+  auto r = healthy_burnin();
+  r.run.planned_duration_s = 0;
+  r.run.status = status;
+  r.run.started_unix_ms = 1796083200000;  // 2026-12-01 00:00 UTC
+  for (auto& s : r.samples) {
+    s.tflops = core::Reading<double>::absent("the monitor only watches");
+    s.util_gpu_pct = 95.0;
+    s.power_w = 450.0;  // the users' jobs need not reach the power limit
+  }
+  return r;
+}
+
+TEST(BurninJudge, MonitorHistoryHasASteadyStateByUtilizationAndNoPlan) {
+  auto record = monitor_history(core::BurninStatus::completed);
+  edit_samples(record, 2, 1800, [](core::TelemetrySample& s) { s.nvlink = std::vector<core::NvLinkErrorSample>{
+                                                                  {0, static_cast<std::uint64_t>(s.t_s), std::uint64_t{0},
+                                                                   std::uint64_t{0}, std::uint64_t{0}}}; });
+  const auto a = judge_burnin(record);
+  ASSERT_EQ(a.gpus.size(), 8u);
+  EXPECT_FALSE(a.gpus[0].median_tflops.known());
+  ASSERT_TRUE(a.gpus[0].median_temp_c.known()) << a.gpus[0].median_temp_c.reason();
+  ASSERT_TRUE(a.gpus[0].median_sm_clock_mhz.known());
+  EXPECT_NEAR(*a.gpus[0].median_power_w, 450, 1e-9);
+  EXPECT_EQ(find_code(a, "power_not_reached"), nullptr);
+  EXPECT_TRUE(a.unverified.empty()) << a.unverified.front();
+  const auto* nvlink = find_code(a, "nvlink_errors_growing");
+  ASSERT_NE(nvlink, nullptr);
+  EXPECT_NE(nvlink->message.find("from 2026-12-01 00:29:50 UTC"), std::string::npos) << nvlink->message;  // a date, not 00:29:50 into a run
+  const auto killed = judge_burnin(monitor_history(core::BurninStatus::running));
+  ASSERT_EQ(killed.unverified.size(), 1u);
+  EXPECT_NE(killed.unverified[0].find("the monitor did not stop cleanly"), std::string::npos) << killed.unverified[0];
+  EXPECT_EQ(killed.unverified[0].find("planned 00:00:00"), std::string::npos) << killed.unverified[0];
+}
+
+TEST(BurninJudge, CounterRateIsOverTheSpanItGrew) {
+  // CRC errors at 60 per minute for the last 10 minutes of an hour: 60/min, not 10/min.
+  auto record = healthy_burnin();
+  edit_samples(record, 1, 0, [](core::TelemetrySample& s) {
+    const auto grown = static_cast<std::uint64_t>(std::max(0.0, s.t_s - 3000));
+    s.nvlink = std::vector<core::NvLinkErrorSample>{{0, grown, std::uint64_t{0}, std::uint64_t{0}, std::uint64_t{0}}};
+  });
+  const auto a = judge_burnin(record);
+  const auto* f = find_code(a, "nvlink_errors_growing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(evidence(*f, "link0_crc_flit_per_min"), "60.00");
+  EXPECT_NE(f->message.find("(60.0/min from 00:50:00 to 01:00:00)"), std::string::npos) << f->message;
+}
+
 TEST(BurninJudge, EveryPlantedProblemIsFoundOnItsGpu) {
   for (const auto& entry : burnin_gallery()) {
     const auto a = judge_burnin(entry.record);

@@ -273,6 +273,27 @@ TEST_F(TrendCommand, RawWindowRatesAndXidActionsAsTheDaemonSaysThem) {
   EXPECT_TRUE(xid) << j["alerts"];
 }
 
+TEST_F(TrendCommand, ReportDbOnAMonitorHistory) {
+  // gpuvet report --db reads a monitor's database as a burn-in's: steady state from the samples
+  // under load, and no plan to compare the recorded time with.
+  const auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "1h", "--db", path("report.db"),
+                            "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto text = run_cli({"report", "--db", path("report.db")});
+  EXPECT_EQ(text.exit_code, 0) << text.out << text.err;
+  EXPECT_NE(text.out.find("a monitor has no planned duration"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("planned, status"), std::string::npos) << text.out;
+  const auto r = run_cli({"report", "--db", path("report.db"), "--json"});
+  const auto j = json_of(r);
+  ASSERT_EQ(j["gpus"].size(), 8u);
+  for (const auto& g : j["gpus"]) {
+    EXPECT_TRUE(g["median_temp_c"].is_number()) << g;
+    EXPECT_TRUE(g["median_power_w"].is_number()) << g;
+    EXPECT_TRUE(g["median_sm_clock_mhz"].is_number()) << g;
+    EXPECT_TRUE(g["median_tflops"].is_null()) << g;
+  }
+}
+
 TEST_F(TrendCommand, TamperedBaselineIsRefused) {
   fs::copy(path("bundle"), path("tampered"), fs::copy_options::recursive);
   std::ofstream(path("tampered") + "/report.json", std::ios::app) << " ";
