@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "analysis/finding_catalog.hpp"
+#include "monitor/peer_standing_watch.hpp"
 #include "analysis/finding_codes.hpp"
 #include "analysis/xid_catalog.hpp"
 #include "monitor/xid_alert_severity.hpp"
@@ -147,6 +148,7 @@ struct AlertEvaluator::State {
   std::int64_t now_ms = 0;
   double bucket_s = 10;
   std::unique_ptr<BaselineDriftWatch> drift;  // with --baseline only
+  std::unique_ptr<PeerStandingWatch> peers;   // hotter_than_peers, slower_than_peers
 
   void pcie_rule(GpuWatch& g, const core::TelemetrySample& s) const;
   void memory_and_link_alerts(int gpu, const GpuWatch& g, std::vector<MonitorAlert>& out) const;
@@ -196,7 +198,12 @@ AlertEvaluator::AlertEvaluator(std::vector<core::BurninGpu> gpus, AlertThreshold
   state_->gpus = std::move(gpus);
   state_->th = thresholds;
   state_->bucket_s = thresholds.util_window_s / static_cast<double>(kUtilBuckets);
-  for (const auto& g : state_->gpus) state_->watch[g.index];
+  std::vector<int> indices;
+  for (const auto& g : state_->gpus) {
+    state_->watch[g.index];
+    indices.push_back(g.index);
+  }
+  state_->peers = std::make_unique<PeerStandingWatch>(indices, thresholds.interval_s);
 }
 
 AlertEvaluator::~AlertEvaluator() = default;
@@ -226,6 +233,7 @@ void AlertEvaluator::on_sample(const core::TelemetrySample& s, bool answers, con
   }
   if (s.util_gpu_pct.known()) st.add_util(g, s.t_s, *s.util_gpu_pct);
   if (st.drift && answers) st.drift->on_sample(s);
+  if (answers) st.peers->on_sample(s);
   if (s.ecc_uncorrected.known()) g.ecc_uncorrected.add(s.t_s, s.unix_ms, *s.ecc_uncorrected, w);
   if (s.pcie_replays.known()) g.pcie_replays.add(s.t_s, s.unix_ms, *s.pcie_replays, w);
   if (s.retired_pages_sbe.known()) g.retired_sbe.add(s.t_s, s.unix_ms, static_cast<std::uint64_t>(*s.retired_pages_sbe), w);
@@ -279,6 +287,7 @@ void AlertEvaluator::end_tick(double t_s, std::int64_t unix_ms) {
   st.now_ms = unix_ms;
   st.utilization_rule();
   if (st.drift) st.drift->end_tick(t_s, unix_ms);
+  st.peers->end_tick(unix_ms);
   // Xid alerts expire; their entries go with them, so the map stays as small as what fires.
   for (auto it = st.xids.begin(); it != st.xids.end();) {
     it = t_s - it->second.last_t > st.th.xid_hold_s ? st.xids.erase(it) : std::next(it);
@@ -388,6 +397,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
     }
     st.memory_and_link_alerts(gpu, g, out);
     if (st.drift) st.drift->alerts_for(gpu, out);
+    st.peers->alerts_for(gpu, out);
     if (g.remap_pending.on()) {
       out.push_back(make_alert(analysis::code::row_remap_pending, core::Severity::fail, {gpu}, g.remap_pending.since_ms,
                                fmt::format("GPU {} has a row remap pending (a GPU reset applies it) since {}", gpu,
@@ -445,7 +455,7 @@ std::vector<MonitorAlert> AlertEvaluator::active() const {
 
 std::size_t AlertEvaluator::retained_objects() const {
   const State& st = *state_;
-  std::size_t n = st.xids.size() + (st.drift ? st.drift->retained_objects() : 0);
+  std::size_t n = st.xids.size() + (st.drift ? st.drift->retained_objects() : 0) + st.peers->retained_objects();
   for (const auto& [gpu, g] : st.watch) n += g.util.size() + g.links.size() + g.throttle.size() + 4;
   return n;
 }

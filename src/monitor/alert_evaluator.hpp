@@ -35,6 +35,7 @@ struct AlertThresholds {
   double throttle_min_s = 30;         // a throttle reason must hold this long
   double xid_hold_s = 3600;           // an Xid alert stays up this long after the last one
   double pcie_degraded_min_s = 60;    // a PCIe link below its maximum must hold this long (gen: under load)
+  double interval_s = 1;              // the sampling interval: hotter/slower_than_peers count sampled time with it
 };
 
 class AlertEvaluator {

@@ -27,4 +27,10 @@ inline constexpr std::chrono::seconds kBaselineDriftBucket{60};
 inline constexpr std::chrono::seconds kBaselineDriftWindow{60 * 60};
 inline constexpr std::chrono::seconds kBaselineDriftMinBusy{30 * 60};
 
+// hotter_than_peers / slower_than_peers in the daemon (peer_standing_watch): the trend judge's
+// peer rule over this window of buckets, judged each time a bucket closes. The rule itself asks
+// for at least 2 h out of line (analysis::TrendThresholds), so the window holds three times that.
+inline constexpr std::chrono::seconds kPeerStandingBucket{15 * 60};
+inline constexpr std::chrono::seconds kPeerStandingWindow{6 * 3600};
+
 }  // namespace gpuvet::monitor

@@ -281,7 +281,9 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   std::stable_sort(slots.begin(), slots.end(), [](const auto& a, const auto& b) { return a.first.index < b.first.index; });
   std::vector<core::BurninGpu> watched;
   for (const auto& [info, why] : slots) watched.push_back(info);
-  evaluator_ = std::make_unique<AlertEvaluator>(watched, config_.thresholds);
+  AlertThresholds thresholds = config_.thresholds;
+  thresholds.interval_s = config_.interval_s;
+  evaluator_ = std::make_unique<AlertEvaluator>(watched, thresholds);
   if (config_.baseline) evaluator_->set_baseline(*config_.baseline);
   if (!source_.simulated()) caller_ = std::make_unique<DeadlineCaller>(config_.call_deadline_s);
   std::vector<core::UnsupportedField> unsupported;

@@ -131,6 +131,21 @@ TEST(MonitorDaemon, RowRemapFailureFires) {
   EXPECT_TRUE(failed) << r.log;
 }
 
+TEST(MonitorDaemon, ACardHotterAndSlowerThanItsPeersForHoursIsNamed) {
+  // Cooling fails on GPU 4 after 1 h: it runs at its maximum operating temperature with lower
+  // clocks, at its peers' load; the trend judge's peer rule over the last 6 h names it.
+  const SimRun r = run_sim({"thermal-throttle:gpu=4,at=1h"}, 5 * 3600);
+  std::vector<std::pair<std::string, std::vector<int>>> peers;
+  for (const auto& a : r.alerts) {
+    if (a.code == "hotter_than_peers" || a.code == "slower_than_peers") peers.emplace_back(a.code, a.gpus);
+  }
+  EXPECT_EQ(peers, (std::vector<std::pair<std::string, std::vector<int>>>{{"hotter_than_peers", {4}},
+                                                                        {"slower_than_peers", {4}}}))
+      << r.log;
+  const SimRun clean = run_sim({}, 5 * 3600);
+  EXPECT_TRUE(clean.alerts.empty()) << clean.log;
+}
+
 TEST(MonitorDaemon, PcieLinkDowntrainedInProductionFiresForThatGpuOnly) {
   const SimRun slow = run_sim({"pcie-degraded:gpu=3,gen=4,at=10m"}, 1800);
   ASSERT_EQ(slow.alerts.size(), 1u) << slow.log;
