@@ -90,6 +90,36 @@ core::Result<Node> build_tree(std::string_view input, const std::string& file_na
   return root;
 }
 
+
+// A full nvidia-smi -q cut inside its last GPU section (no "Processes"): the entries before the
+// section's last one are complete (the cut is in the last, or after it), so they are kept when
+// they include the Product Name; otherwise the section is left out. The note names the last
+// complete GPU, what is kept of the cut one, and says "truncated" (the inventory rule's word for
+// an input that does not show every GPU).
+struct CutSection {
+  bool keep = false;
+  std::string note;
+};
+
+CutSection keep_complete_part(const smi_query::GpuSection& section, std::size_t index, const std::string& file_name,
+                              Node& kept) {
+  const Node& node = *section.node;
+  const std::string before =
+      index == 0 ? std::string("the output is cut inside its first GPU section")
+                 : fmt::format("the output is cut after GPU {} (truncated paste)", index - 1);
+  kept = node;
+  if (!kept.children.empty()) kept.children.pop_back();  // the entry the cut may be in
+  if (kept.child("Product Name") == nullptr) {
+    return {false, fmt::format("{}: line {}: {}: GPU {} ({}) is cut before its Product Name and is left out "
+                               "(truncated; give the complete nvidia-smi -q output)",
+                               file_name, last_line_of(node), before, index, section.header_bus_id)};
+  }
+  return {true, fmt::format("{}: line {}: {}: of GPU {} ({}) only the entries up to '{}' (line {}) are read; "
+                            "'{}' and everything after it are cut off (truncated; give the complete nvidia-smi -q output)",
+                            file_name, last_line_of(node), before, index, section.header_bus_id,
+                            kept.children.back().key, kept.children.back().line, node.children.back().key)};
+}
+
 }  // namespace
 
 core::Result<core::Machine> parse_smi_query_text(std::string_view text, const std::string& file_name) {
@@ -135,14 +165,28 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
     }
     for (auto& g : gpus) g.filtered = true;
   }
-  // nvidia-smi -q ends every GPU section with "Processes"; without it the paste was cut short.
-  for (std::size_t i = 0; i < gpus.size() && !filtered; ++i) {
+  // nvidia-smi -q ends every GPU section with "Processes"; a section without it was cut short.
+  // Only the last one can be: an earlier one without it is not one nvidia-smi -q output.
+  for (std::size_t i = 0; i + 1 < gpus.size() && !filtered; ++i) {
     if (gpus[i].node->child("Processes") == nullptr) {
       return core::input_error(fmt::format(
-          "{}: line {}: GPU {} ({}) section ends without its 'Processes' entry: the output looks truncated "
-          "(expected the complete nvidia-smi -q output)",
+          "{}: line {}: GPU {} ({}) section ends without its 'Processes' entry although GPU sections follow it "
+          "(expected one complete nvidia-smi -q output)",
           file_name, last_line_of(*gpus[i].node), i, gpus[i].header_bus_id));
     }
+  }
+  Node kept_part;  // what is complete of a cut last section, when it is kept
+  std::string cut_note;
+  if (!filtered && gpus.back().node->child("Processes") == nullptr) {
+    auto cut = keep_complete_part(gpus.back(), gpus.size() - 1, file_name, kept_part);
+    cut_note = std::move(cut.note);
+    if (cut.keep) {
+      gpus.back().node = &kept_part;
+    } else {
+      gpus.pop_back();
+    }
+    // Nothing of any GPU is left to judge: a machine of no GPUs would read as a pass.
+    if (gpus.empty()) return core::input_error(cut_note + ": no GPU of it can be read");
   }
   auto machine = smi_query::build_machine(root, gpus, smi_query::Form::text, file_name);
   if (!machine) return machine.error();
@@ -160,7 +204,9 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
     machine.value().source = fmt::format("nvidia-smi -q -d ({})", file_name);
     machine.value().notes.insert(machine.value().notes.end(), notes.begin(), notes.end());
   }
-  return smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::text, file_name);
+  auto folded = smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::text, file_name);
+  if (folded && !cut_note.empty()) folded.value().notes.push_back(std::move(cut_note));
+  return folded;
 }
 
 }  // namespace gpuvet::parsers

@@ -25,9 +25,15 @@ TEST(SmiQueryFiltered, SectionsAreReadAndNamed) {
             "Protected Memory Usage, ECC Mode, ECC Errors; GPU names and every other section are not in it");
 }
 
-TEST(SmiQueryFiltered, AFullOutputCutShortIsStillAnError) {
+// A full output cut right after its only GPU's name line: that line may itself be cut, so
+// nothing of the GPU can be read (an error, never a machine of no GPUs that would pass).
+TEST(SmiQueryFiltered, AFullOutputCutBeforeAnyGpuIsAnError) {
   const std::string cut = "Attached GPUs : 1\nGPU 00000000:18:00.0\n    Product Name : NVIDIA H100 80GB HBM3\n";
-  EXPECT_FALSE(parse_smi_query_text(cut, "q.txt").ok());
+  const auto m = parse_smi_query_text(cut, "q.txt");
+  ASSERT_FALSE(m.ok());
+  EXPECT_EQ(m.error().message,
+            "q.txt: line 3: the output is cut inside its first GPU section: GPU 0 (00000000:18:00.0) is cut before its "
+            "Product Name and is left out (truncated; give the complete nvidia-smi -q output): no GPU of it can be read");
 }
 
 }  // namespace
