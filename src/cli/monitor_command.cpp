@@ -207,18 +207,12 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   if (!source) return source.error();
   auto gpus = source.value()->gpus();
   if (!gpus) return gpus.error();
+  // Read once, here: the same reader as gpuvet trend; matched with the history's GPUs below.
+  std::optional<accept::AcceptReport> bundle;
   if (!o.baseline.empty()) {
-    // Read once, here: the same reader as gpuvet trend, refusing another machine's bundle by UUID.
-    std::vector<core::GpuTrend> here;
-    for (const auto& g : *gpus) {
-      core::GpuTrend gpu;
-      gpu.gpu = g.index;
-      if (g.uuid.known()) gpu.uuid = *g.uuid;
-      here.push_back(std::move(gpu));
-    }
-    auto baseline = load_trend_baseline(o.baseline, here);
-    if (!baseline) return baseline.error();
-    config.baseline = std::move(baseline).value();
+    auto read = read_baseline_bundle(o.baseline);
+    if (!read) return read.error();
+    bundle = std::move(read).value();
   }
 
   platform::SteadyClock wall;
@@ -233,23 +227,43 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   // Which card is which: the history's numbering, matched by UUID (the same as the source's
   // unless a GPU fell off the bus and the driver renumbered the others).
   telemetry::HistoryGpuMatch match = telemetry::same_numbering(*gpus);
+  std::vector<core::BurninGpu> history_gpus = *gpus;
+  if (exists && bundle) {
+    // The bundle is judged against the history's GPUs before anything is written to it.
+    auto inspected = telemetry::inspect_monitor_history(db, *gpus);
+    if (!inspected) return inspected.error();
+    match = std::move(inspected).value();
+  } else if (bundle) {
+    // A new history numbered as the acceptance was: a GPU of the bundle the driver does not
+    // enumerate now is missing from the start (gpu_lost), not silently a 7-GPU machine.
+    auto by_bundle = telemetry::match_history_gpus(o.baseline, bundle_gpus(*bundle), *gpus);
+    if (by_bundle) {
+      match = std::move(by_bundle).value();
+      history_gpus = match.present;
+      history_gpus.insert(history_gpus.end(), match.missing.begin(), match.missing.end());
+      std::sort(history_gpus.begin(), history_gpus.end(), [](const auto& x, const auto& y) { return x.index < y.index; });
+      config.missing_known_from = "the acceptance bundle " + o.baseline;
+    }
+  }
+  if (bundle) {
+    // Each GPU's baseline goes to the card of its UUID, under the history's index (lost ones too).
+    std::vector<core::GpuTrend> known;
+    for (const auto& list : {match.present, match.missing}) {
+      for (const auto& g : list) {
+        core::GpuTrend gpu;
+        gpu.gpu = g.index;
+        if (g.uuid.known()) gpu.uuid = *g.uuid;
+        known.push_back(std::move(gpu));
+      }
+    }
+    auto baseline = baseline_for_history(*bundle, o.baseline, known);
+    if (!baseline) return baseline.error();
+    config.baseline = std::move(baseline).value();
+  }
   if (exists) {
     auto reopened = telemetry::TelemetryStore::reopen(db, *gpus, source.value()->describe(), wall, store_options, &match);
-    if (!reopened) return reopened.error().with_context("continuing the history");
+    if (!reopened) return reopened.error();
     store = std::move(reopened).value();
-    config.missing = match.missing;
-    if (config.baseline) {
-      // The bundle was matched with the GPUs as the source numbers them: use the history's numbers.
-      std::vector<core::TrendBaselineGpu> renumbered;
-      for (auto b : config.baseline->gpus) {
-        for (std::size_t i = 0; i < match.present.size(); ++i) {
-          if (match.source_index[i] != b.gpu) continue;
-          b.gpu = match.present[i].index;
-          renumbered.push_back(b);
-        }
-      }
-      config.baseline->gpus = std::move(renumbered);
-    }
   } else {
     core::BurninRunInfo run;
     run.source = simulated ? "monitor, simulated: " + o.sim_profile : "monitor (NVML)";
@@ -261,10 +275,11 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     run.started_unix_ms = wall.unix_ms();
     run.stress_backend = "none (the monitor only watches)";
     run.telemetry_source = source.value()->describe();
-    auto created = telemetry::TelemetryStore::create(db, run, *gpus, wall, store_options);
+    auto created = telemetry::TelemetryStore::create(db, run, history_gpus, wall, store_options);
     if (!created) return created.error();
     store = std::move(created).value();
   }
+  config.missing = match.missing;
   read_lag_causes(o, match, config);
   // Run time continues from the file: a simulated restart resumes one interval after its last tick.
   const std::int64_t epoch_ms = simulated && store->last_t_s() >= 0

@@ -86,8 +86,7 @@ core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptR
   return baseline;
 }
 
-core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
-                                                          const std::vector<core::GpuTrend>& history_gpus) {
+core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(bundle_dir, ec)) {
@@ -97,22 +96,80 @@ core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bun
   auto text = bundle::read_verified_file(bundle_dir, "report.json");
   if (!text) return text.error().with_context("--baseline");
   if (auto e = accept::check_report_schema(*text, file)) return *e;
-  auto report = accept::parse_report_json(*text, file);
-  if (!report) return report.error();
-  // Another machine's burn-in would judge every card against the wrong numbers (an L40S bundle
-  // made each H100 "drift"): refuse it when the bundle's identity names other GPUs.
-  if (report->identity) {
-    for (const auto& id : report->identity->gpus) {
-      if (!id.uuid.known() || id.uuid->empty()) continue;
-      const auto here = std::find_if(history_gpus.begin(), history_gpus.end(), [&](const core::GpuTrend& g) { return g.gpu == id.index; });
-      if (here == history_gpus.end() || here->uuid.empty() || here->uuid == *id.uuid) continue;
-      return core::input_error(fmt::format(
-          "--baseline {}: accepted on other GPUs (GPU {} is {} in the bundle, {} in the history): a baseline from another "
-          "machine would judge every card against its numbers; give this machine's acceptance bundle",
-          bundle_dir, id.index, *id.uuid, here->uuid));
+  return accept::parse_report_json(*text, file);
+}
+
+core::Result<analysis::TrendBaseline> baseline_for_history(const accept::AcceptReport& report, const std::string& bundle_dir,
+                                                           const std::vector<core::GpuTrend>& history_gpus) {
+  auto read = baseline_from_report(report, bundle_dir);
+  if (!read || !report.identity) return read;
+  analysis::TrendBaseline baseline = std::move(read).value();
+  // Bundle index -> history index, by UUID where both sides know it. Another machine's burn-in
+  // would judge every card against the wrong numbers (an L40S bundle made each H100 "drift"):
+  // refused when the bundle's UUIDs are known and none is in the history.
+  std::map<int, std::optional<int>> history_index;  // absent: the bundle's card is not in the history
+  bool any_common = false, any_compared_by_uuid = false;
+  const core::GpuIdentity* first_other = nullptr;
+  for (const auto& id : report.identity->gpus) {
+    if (!id.uuid.known() || id.uuid->empty()) continue;
+    const bool history_knows_uuids = std::all_of(history_gpus.begin(), history_gpus.end(), [](const core::GpuTrend& g) { return !g.uuid.empty(); });
+    if (!history_knows_uuids) continue;  // by index, as an old driver's history allows
+    any_compared_by_uuid = true;
+    const auto same = std::find_if(history_gpus.begin(), history_gpus.end(), [&](const core::GpuTrend& g) { return g.uuid == *id.uuid; });
+    if (same != history_gpus.end()) {
+      any_common = true;
+      history_index[id.index] = same->gpu;
+    } else {
+      history_index[id.index] = std::nullopt;
+      if (!first_other) first_other = &id;
     }
   }
-  return baseline_from_report(*report, bundle_dir);
+  if (any_compared_by_uuid && !any_common && first_other) {
+    const auto at = std::find_if(history_gpus.begin(), history_gpus.end(), [&](const core::GpuTrend& g) { return g.gpu == first_other->index; });
+    return core::input_error(fmt::format(
+        "--baseline {}: accepted on other GPUs (GPU {} is {} in the bundle{}; no GPU UUID of the bundle is in the history): a "
+        "baseline from another machine would judge every card against its numbers; give this machine's acceptance bundle",
+        bundle_dir, first_other->index, *first_other->uuid,
+        at == history_gpus.end() ? std::string() : fmt::format(", the history's GPU {} is {}", at->gpu, at->uuid)));
+  }
+  std::vector<analysis::TrendBaselineGpu> renumbered;
+  for (auto b : baseline.gpus) {
+    const auto it = history_index.find(b.gpu);
+    if (it != history_index.end()) {
+      if (!it->second) continue;  // that card is not in this history (replaced since the acceptance)
+      b.gpu = *it->second;
+    }
+    renumbered.push_back(b);
+  }
+  std::sort(renumbered.begin(), renumbered.end(), [](const auto& a, const auto& b) { return a.gpu < b.gpu; });
+  baseline.gpus = std::move(renumbered);
+  return baseline;
+}
+
+core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
+                                                          const std::vector<core::GpuTrend>& history_gpus) {
+  auto report = read_baseline_bundle(bundle_dir);
+  if (!report) return report.error();
+  return baseline_for_history(*report, bundle_dir, history_gpus);
+}
+
+std::vector<core::BurninGpu> bundle_gpus(const accept::AcceptReport& report) {
+  std::vector<core::BurninGpu> gpus;
+  if (!report.identity) return gpus;
+  const auto unrecorded = [] { return core::Reading<double>::absent("not in the acceptance bundle's identity"); };
+  for (const auto& id : report.identity->gpus) {
+    core::BurninGpu g;
+    g.index = id.index;
+    g.name = id.name;
+    g.uuid = id.uuid;
+    g.pci_bus_id = id.pci_bus_id;
+    g.power_limit_w = unrecorded();
+    g.shutdown_temp_c = unrecorded();
+    g.slowdown_temp_c = unrecorded();
+    g.max_sm_clock_mhz = unrecorded();
+    gpus.push_back(std::move(g));
+  }
+  return gpus;
 }
 
 }  // namespace gpuvet::cli

@@ -6,6 +6,7 @@
 #include "accept/accept_model.hpp"
 #include "analysis/trend_judge.hpp"
 #include "core/error.hpp"
+#include "core/telemetry.hpp"
 
 namespace gpuvet::cli {
 
@@ -13,11 +14,25 @@ namespace gpuvet::cli {
 // accept report. Errors (bad_input) name `label`/report.json: no burn-in stage, or no charts.
 core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label);
 
-// `bundle_dir`/report.json, only once the bundle matches its MANIFEST (as gpuvet compare), checked
-// against its schema, and of the GPUs in the history (`history_gpus`): a bundle whose identity
-// names another UUID for a GPU index is another machine. Errors (bad_input) name the directory or
-// file and what was expected.
+// `bundle_dir`/report.json, only once the bundle matches its MANIFEST (as gpuvet compare) and
+// checked against its schema. Errors (bad_input) name the directory or file and what was expected.
+core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir);
+
+// The bundle's baseline numbered as the history (`history_gpus`: every GPU of the history, present
+// or not). Matched by UUID where the bundle's identity and the history both know it (the driver
+// renumbers the GPUs after one falls off the bus, so index 2 in the bundle may be the history's
+// GPU 3); by index where either side has no UUID. A bundle GPU whose card is not in the history (a
+// card replaced since the acceptance) is left out, so is not compared. Refused (bad_input) when no
+// UUID of the bundle is in the history: another machine's acceptance.
+core::Result<analysis::TrendBaseline> baseline_for_history(const accept::AcceptReport& report, const std::string& bundle_dir,
+                                                           const std::vector<core::GpuTrend>& history_gpus);
+
+// read_baseline_bundle, then baseline_for_history.
 core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
                                                           const std::vector<core::GpuTrend>& history_gpus);
+
+// The GPUs of the bundle's identity (index, name, UUID, bus id; limits not recorded there), for
+// numbering a new history as the acceptance did. Empty when the report has no identity.
+std::vector<core::BurninGpu> bundle_gpus(const accept::AcceptReport& report);
 
 }  // namespace gpuvet::cli

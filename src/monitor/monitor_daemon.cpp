@@ -272,9 +272,13 @@ core::Result<DaemonSummary> MonitorDaemon::run(DaemonSignals signals) {
   for (const auto& info : config_.missing) {
     const std::string uuid = info.uuid.known() ? *info.uuid : "UUID not recorded";
     const std::string bus = info.pci_bus_id.known() ? ", " + *info.pci_bus_id : "";
-    slots.emplace_back(info, fmt::format("{}{}, GPU {} of this history, is not enumerated by the driver since this "
-                                         "restart (fallen off the bus? look for Xid 79 in dmesg)",
-                                         uuid, bus, info.index));
+    slots.emplace_back(info, config_.missing_known_from.empty()
+                                 ? fmt::format("{}{}, GPU {} of this history, is not enumerated by the driver since this "
+                                               "restart (fallen off the bus? look for Xid 79 in dmesg)",
+                                               uuid, bus, info.index)
+                                 : fmt::format("{}{}, GPU {} of {}, is not enumerated by the driver (fallen off the bus? "
+                                               "look for Xid 79 in dmesg)",
+                                               uuid, bus, info.index, config_.missing_known_from));
     log_.error(fmt::format("GPU {} lost: {}; the other GPUs are sampled under their history's index (by UUID)", info.index,
                            slots.back().second));
   }

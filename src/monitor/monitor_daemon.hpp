@@ -43,6 +43,9 @@ struct DaemonConfig {
   // GPUs of the history (reopened --db) that the source does not list now, as the history knows
   // them: reported lost (gpu_lost naming UUID and index) from the first tick, never asked.
   std::vector<core::BurninGpu> missing;
+  // Where `missing` is known from when not from a history continued: "the acceptance bundle DIR"
+  // (a new --db numbered as the --baseline bundle). Empty: the history, missing since this restart.
+  std::string missing_known_from;
   // The machine picture judged at start, per GPU (lag_causes.hpp): attached to utilization_below_peers.
   std::optional<LagCauses> lag_causes;
   std::string lag_causes_unavailable;  // why lag_causes is nullopt

@@ -32,4 +32,9 @@ HistoryGpuMatch same_numbering(const std::vector<core::BurninGpu>& present);
 core::Result<HistoryGpuMatch> match_history_gpus(const std::string& path, const std::vector<core::BurninGpu>& history,
                                                  const std::vector<core::BurninGpu>& present);
 
+// The checks TelemetryStore::reopen makes before it writes (a monitor history of a schema this
+// gpuvet reads, not corrupt, of these GPUs), through a read-only connection, and the match: for
+// deciding something else before continuing the history (defined in telemetry_history.cpp).
+core::Result<HistoryGpuMatch> inspect_monitor_history(const std::string& path, const std::vector<core::BurninGpu>& gpus);
+
 }  // namespace gpuvet::telemetry

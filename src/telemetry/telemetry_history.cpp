@@ -114,6 +114,11 @@ std::optional<core::Error> run_sql(Database& db, const std::string& sql, Bind&& 
 
 }  // namespace
 
+core::Result<HistoryGpuMatch> inspect_monitor_history(const std::string& path, const std::vector<core::BurninGpu>& gpus) {
+  int version = kSchemaVersion;
+  return inspect_history(path, gpus, version);
+}
+
 core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::string& path,
                                                                      const std::vector<core::BurninGpu>& gpus,
                                                                      const std::string& telemetry_source,
