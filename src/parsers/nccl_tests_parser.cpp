@@ -94,13 +94,40 @@ void quote(std::vector<std::string>& list, size_t& more, const Line& line, std::
   }
 }
 
-void read_rank(std::string_view after_hash, const Line& line, bool last, Log& log) {
+// True when `value` is a strict prefix of that field on a rank line read before.
+bool prefix_of_another(const Log& log, const std::string& value, std::string core::RankDevice::*field) {
+  for (const auto& part : log.parts) {
+    for (const auto& entry : part.ranks) {
+      const std::string& other = entry.second.*field;
+      if (other.size() > value.size() && other.compare(0, value.size(), value) == 0) return true;
+    }
+  }
+  return false;
+}
+
+// The input's last line may stop inside its last token: a Rank line's name (or host, when the
+// line ends there) that ends the input without a newline, or that is a strict prefix of another
+// rank's, is cut: dropped, never a new model or host.
+void drop_cut_last_token(std::string_view after_hash, const Log& log, bool input_ends_open, core::RankDevice& r,
+                         bool& cut) {
+  const auto tokens = split_ws(after_hash);
+  std::string core::RankDevice::*field = !r.name.empty() ? &core::RankDevice::name : &core::RankDevice::host;
+  if (field == &core::RankDevice::host && (r.host.empty() || tokens.back() != r.host)) return;
+  std::string& value = r.*field;
+  if (input_ends_open || prefix_of_another(log, value, field)) {
+    value.clear();
+    cut = true;
+  }
+}
+
+void read_rank(std::string_view after_hash, const Line& line, bool last, bool input_ends_open, Log& log) {
   bool cut = false;
   auto r = read_nccl_rank_line(after_hash, &cut);
   if (!r || (cut && !last)) {
     ++log.bad_rank_lines;
     return;
   }
+  if (last) drop_cut_last_token(after_hash, log, input_ends_open, *r, cut);
   const auto c = split_ws(after_hash);
   int group = 0;
   if (c.size() > 3 && c[2] == "Group") group = to_int(c[3]).value_or(0);
@@ -112,7 +139,7 @@ void read_rank(std::string_view after_hash, const Line& line, bool last, Log& lo
 }
 
 // Returns an error message when the printed average is not a bandwidth.
-std::optional<std::string> read_comment(std::string_view t, const Line& line, bool last, Log& log) {
+std::optional<std::string> read_comment(std::string_view t, const Line& line, bool last, bool input_ends_open, Log& log) {
   const auto body = t[0] == '#' ? t.substr(1) : t;
   const auto c = split_ws(body);
   if (c.empty()) return std::nullopt;
@@ -123,7 +150,7 @@ std::optional<std::string> read_comment(std::string_view t, const Line& line, bo
     return std::nullopt;
   };
   if (c[0] == "Rank") {
-    read_rank(body, line, last, log);
+    read_rank(body, line, last, input_ends_open, log);
   } else if (c[0] == "nThread") {
     log.new_segment_if_rows();
     Part& p = log.part(log.header_seen++);
@@ -182,7 +209,10 @@ void fill_ranks(const Part& p, core::CollectiveRun& run) {
     run.device_names.push_back(r.name);
     run.rank_devices.push_back(r);
   }
-  if (p.cut_rank_lines > 0) run.notes.push_back("the last Rank line is cut by the paste: its device is unknown");
+  if (p.cut_rank_lines > 0) {
+    run.notes.push_back("the last Rank line is cut by the paste: what it lost (its GPU name, or its host) is unknown: "
+                        "its Rank line is cut");
+  }
   const int first = p.ranks.begin()->first;
   const int last = p.ranks.rbegin()->first;
   const bool contiguous = first == 0 && last + 1 == static_cast<int>(p.ranks.size());
@@ -297,6 +327,7 @@ core::Result<std::vector<core::CollectiveRun>> parse_nccl_tests_runs(std::string
   Log log;
   bool any_sign = false;  // anything that makes this an nccl-tests log even without rows
   const auto lines = benchmark_lines(text);
+  const bool input_ends_open = !text.empty() && text.back() != '\n';  // the last line may be cut inside a word
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& line = lines[i];
     const auto t = trim(line.text);
@@ -322,7 +353,9 @@ core::Result<std::vector<core::CollectiveRun>> parse_nccl_tests_runs(std::string
         log.header_line = line.number;
         any_sign = true;
       } else {
-        if (const auto bad = read_comment(t, line, last, log)) return line_error(file_name, line.number, *bad);
+        if (const auto bad = read_comment(t, line, last, input_ends_open, log)) {
+          return line_error(file_name, line.number, *bad);
+        }
         any_sign = any_sign || !log.parts.empty() || log.units_line || log.header_line > 0 || !log.failures.empty();
       }
       continue;

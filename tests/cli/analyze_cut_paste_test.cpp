@@ -56,5 +56,19 @@ TEST(AnalyzeCutPaste, SmiQueryCutAnywhereIsNotBadInput) {
   }
 }
 
+
+// The P100 init-failure log cut inside its last Rank line: no mixed inventory from a cut name,
+// no second node from a cut host.
+TEST(AnalyzeCutPaste, CutLastRankLineMakesNoNewModelOrHost) {
+  const std::string name = "corpus/nccl/8x-p100-pcie-nccl1-unhandled-cuda-error-nccl-tests-5.txt";
+  const auto by_name = run_cli({"analyze", cut_fixture(name, 276)});
+  EXPECT_FALSE(mentions(by_name.out, "mixed_inventory")) << by_name.out;
+  EXPECT_FALSE(mentions(by_name.out, "P100-PC on")) << by_name.out;
+  const auto by_host = run_cli({"analyze", cut_fixture(name, 368)});
+  EXPECT_FALSE(mentions(by_host.out, "2 nodes")) << by_host.out;
+  EXPECT_FALSE(mentions(by_host.out, "n: 1 GPU")) << by_host.out;
+  EXPECT_TRUE(mentions(by_host.out, "Host node03")) << by_host.out;
+}
+
 }  // namespace
 }  // namespace gpuvet::testing
