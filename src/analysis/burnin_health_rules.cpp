@@ -25,32 +25,6 @@ void add(Growth& g, double t_s, const core::Reading<std::uint64_t>& r) {
   if (r.known()) g.add(t_s, *r);
 }
 
-// Xids that mean the hardware (not the application) failed; the others are warnings.
-bool hardware_xid(int code) {
-  static constexpr int kCodes[] = {48, 63, 64, 74, 79, 92, 94, 95, 119, 120, 140};
-  return std::find(std::begin(kCodes), std::end(kCodes), code) != std::end(kCodes);
-}
-
-std::string xid_meaning(int code) {
-  switch (code) {
-    case 13: return "graphics engine exception";
-    case 31: return "GPU memory page fault";
-    case 43: return "GPU stopped processing";
-    case 45: return "preemptive cleanup";
-    case 48: return "double-bit ECC error";
-    case 63: return "ECC page retirement or row remapping";
-    case 64: return "ECC page retirement or row remapper failure";
-    case 74: return "NVLink error";
-    case 79: return "GPU has fallen off the bus";
-    case 92: return "high single-bit ECC error rate";
-    case 94: return "contained ECC error";
-    case 95: return "uncontained ECC error";
-    case 119: return "GSP RPC timeout";
-    case 120: return "GSP error";
-    default: return "see NVIDIA's Xid catalogue";
-  }
-}
-
 }  // namespace
 
 void observe_health(GpuState& g, const core::TelemetrySample& s) {
@@ -66,6 +40,13 @@ void observe_health(GpuState& g, const core::TelemetrySample& s) {
   if (s.miscompares.known() && *s.miscompares != 0) {
     if (g.first_miscompare_s < 0) g.first_miscompare_s = s.t_s;
     g.miscompares = std::max(g.miscompares, *s.miscompares);
+  }
+  if (!s.gpu_temp_c.known() && !s.power_w.known() && !s.sm_clock_mhz.known() && !s.util_gpu_pct.known()) {
+    if (g.silent_samples++ == 0) {
+      g.silent_first_s = s.t_s;
+      g.silent_reason = s.power_w.reason();
+    }
+    g.silent_last_s = s.t_s;
   }
   if (g.remap_s < 0 && s.remap_pending.known() && *s.remap_pending) g.remap_s = s.t_s;
   if (g.retire_s < 0 && s.retired_pages_pending.known() && *s.retired_pages_pending) g.retire_s = s.t_s;
@@ -101,10 +82,11 @@ void event_rule(const Context& ctx, std::vector<core::Finding>& out) {
   const EventTally& ev = ctx.events;
   for (const auto& [key, xid] : ev.xids) {
     const auto [gpu, code] = key;
-    // NVIDIA's action for this Xid (the daemon's xid_event says the same), else the generic step.
+    // NVIDIA's catalogue row as gpuvet judges it (analysis/xid_catalog: meaning, action, severity;
+    // the daemon's alert says the same), else warn with a pointer to the catalogue.
     const XidInfo* info = find_xid(code);
-    const std::string meaning = info ? std::string(info->meaning) : xid_meaning(code);
-    auto f = finding("xid_event", hardware_xid(code) ? core::Severity::fail : core::Severity::warn, {gpu},
+    const std::string meaning = info ? std::string(info->meaning) : "not in gpuvet's copy of NVIDIA's Xid catalogue";
+    auto f = finding("xid_event", info ? info->severity : core::Severity::warn, {gpu},
                      fmt::format("GPU {} reported Xid {} ({}) {} at {}{}", gpu, code, meaning,
                                  xid.count == 1 ? std::string("once") : fmt::format("{} times, first", xid.count), at(ctx, xid.first_s),
                                  info ? fmt::format("; NVIDIA's action: {}", describe(info->action)) : std::string()),
@@ -120,6 +102,24 @@ void event_rule(const Context& ctx, std::vector<core::Finding>& out) {
     out.push_back(finding("gpu_missing", core::Severity::fail, {gpu},
                           fmt::format("GPU {} was lost {} at {} (NVML: GPU is lost)", gpu, during(ctx), at(ctx, lost_s)),
                           {{"lost_at", at(ctx, lost_s)}}));
+  }
+  // A GPU the history knows that gave no reading for a while (the daemon's gpu_lost: fell off the
+  // bus at run time without an event, or not enumerated since a restart).
+  for (const auto& [gpu, s] : ctx.series) {
+    if (s.silent_samples == 0 || ev.lost.count(gpu) != 0 || ev.xids.count({gpu, 79}) != 0) continue;
+    std::string uuid = "UUID not recorded";
+    for (const auto& info : ctx.gpus) {
+      if (info.index == gpu && info.uuid.known()) uuid = *info.uuid;
+    }
+    out.push_back(finding("gpu_missing", core::Severity::fail, {gpu},
+                          fmt::format("GPU {} ({}, GPU {} of this history) gave no reading {} from {} to {} ({} sample(s)): {}", gpu,
+                                      uuid, gpu, during(ctx), at(ctx, s.silent_first_s), at(ctx, s.silent_last_s), s.silent_samples,
+                                      s.silent_reason.empty() ? "no reason recorded" : s.silent_reason),
+                          {{"uuid", uuid},
+                           {"history_index", std::to_string(gpu)},
+                           {"silent_from", at(ctx, s.silent_first_s)},
+                           {"silent_to", at(ctx, s.silent_last_s)},
+                           {"silent_samples", std::to_string(s.silent_samples)}}));
   }
   for (const auto& e : ev.safety_stops) {
     out.push_back(finding("thermal_outlier", core::Severity::fail, {e.gpu},

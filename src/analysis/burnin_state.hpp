@@ -98,6 +98,11 @@ struct GpuState {
   double first_miscompare_s = -1;
   double remap_s = -1, retire_s = -1;
   Episode desync;
+  // Samples in which the GPU gave no reading at all (temperature, power, SM clock, utilization: the
+  // daemon's own test for "answers"): lost at run time or missing since a restart.
+  std::size_t silent_samples = 0;
+  double silent_first_s = -1, silent_last_s = -1;
+  std::string silent_reason;  // the first silent sample's reason
 };
 
 // What the events of a run leave behind.

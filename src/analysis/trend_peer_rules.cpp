@@ -34,7 +34,8 @@ struct PeerTally {
   std::vector<double> excess_c, deficit_share;  // per comparable bucket (bounded: one per bucket)
   double hot_s = 0, hot_fail_s = 0, slow_s = 0, slow_fail_s = 0;
   std::vector<double> hot_own, hot_peers, slow_own, slow_peers, util_own, util_peers;
-  std::int64_t hot_first = 0, slow_first = 0;
+  std::vector<double> hot_fail_own, hot_fail_peers, slow_fail_own, slow_fail_peers;  // the buckets past the fail line
+  std::int64_t hot_first = 0, slow_first = 0, hot_fail_first = 0, slow_fail_first = 0;
   // Busy buckets of its peers it did not run at their load in: its utilization, theirs.
   double off_load_s = 0;
   std::vector<double> off_load_own, off_load_peers;
@@ -46,8 +47,17 @@ struct Peers {
   std::optional<double> util_own, util_median, temp_median, clock_median;
 };
 
-Peers peers_of(const TrendPoint& own, const std::vector<const TrendPoint*>& others, const TrendThresholds& th) {
+// A GPU with a reading in a bucket; a lost or missing GPU's samples there hold none.
+bool has_reading(const TrendPoint& p) { return p.util_pct || p.temp_c || p.sm_clock_mhz || p.power_w; }
+
+// The peers of `own` are the other GPUs with readings in the bucket (a GPU lost or missing there
+// is nobody's peer, and does not keep the others from being compared).
+Peers peers_of(const TrendPoint& own, const std::vector<const TrendPoint*>& candidates, const TrendThresholds& th) {
   Peers p;
+  std::vector<const TrendPoint*> others;
+  for (const auto* o : candidates) {
+    if (has_reading(*o)) others.push_back(o);
+  }
   if (others.empty()) return p;
   std::vector<double> utils, temps, clocks;
   bool all_loaded = own.samples > 0 && static_cast<double>(own.loaded) >= th.loaded_share * static_cast<double>(own.samples);
@@ -86,7 +96,10 @@ void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampl
       t.hot_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
     if (excess >= th.hotter_fail_c) {
+      if (t.hot_fail_s == 0) t.hot_fail_first = own.start_unix_ms;
       t.hot_fail_s += sampled_s;
+      t.hot_fail_own.push_back(*own.temp_c);
+      t.hot_fail_peers.push_back(*peers.temp_median);
       t.hot_fail_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
   }
@@ -101,7 +114,10 @@ void tally(PeerTally& t, const TrendPoint& own, const Peers& peers, double sampl
       t.slow_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
     if (deficit >= th.slower_fail_share) {
+      if (t.slow_fail_s == 0) t.slow_fail_first = own.start_unix_ms;
       t.slow_fail_s += sampled_s;
+      t.slow_fail_own.push_back(*own.sm_clock_mhz);
+      t.slow_fail_peers.push_back(*peers.clock_median);
       t.slow_fail_run.add(own.start_unix_ms, width_ms, sampled_s);
     }
   }
@@ -162,34 +178,41 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
     most_comparable_s = std::max(most_comparable_s, t.comparable_s);
     const int gpu = standing.gpu;
     if (stands_out(t.hot_s, t.hot_run, t.comparable_s, th)) {
-      const double own = *median_of(t.hot_own);
-      const double peers = *median_of(t.hot_peers);
-      const auto severity = stands_out(t.hot_fail_s, t.hot_fail_run, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
-      auto f = make_finding(code::hotter_than_peers, severity, {gpu},
+      // A fail cites the buckets past the fail line (its figure, time and stretch); a warn, all it stood out in.
+      const bool fail = stands_out(t.hot_fail_s, t.hot_fail_run, t.comparable_s, th);
+      const double own = *median_of(fail ? t.hot_fail_own : t.hot_own);
+      const double peers = *median_of(fail ? t.hot_fail_peers : t.hot_peers);
+      const double out_s = fail ? t.hot_fail_s : t.hot_s;
+      const Stretch& run = fail ? t.hot_fail_run : t.hot_run;
+      const char* which = fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
+      auto f = make_finding(code::hotter_than_peers, fail ? core::Severity::fail : core::Severity::warn, {gpu},
                             fmt::format("GPU {} ran {:.1f} °C hotter than its peers at the same load for {} of {} ({:.0f} °C against {:.0f} °C)",
-                                        gpu, own - peers, hours(t.hot_s), hours(t.comparable_s), own, peers));
-      f.evidence = {{"temperature", fmt::format("{:.1f} °C (median of the buckets it stood out)", own)},
+                                        gpu, own - peers, hours(out_s), hours(t.comparable_s), own, peers));
+      f.evidence = {{"temperature", fmt::format("{:.1f} °C (median of the {})", own, which)},
                     {"peers", fmt::format("{:.1f} °C (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
-                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(t.hot_s), hours(t.comparable_s),
-                                        hours(t.hot_run.longest_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.hot_first), utc_minute(stretch_end(h, t.hot_run)))},
+                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(out_s), hours(t.comparable_s),
+                                        hours(run.longest_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(fail ? t.hot_fail_first : t.hot_first), utc_minute(stretch_end(h, run)))},
                     {"rule", "above the peers' median by " + rule_text(th.hotter_warn_c, th.hotter_fail_c, " °C", th)}};
       out.findings.push_back(std::move(f));
     }
     if (stands_out(t.slow_s, t.slow_run, t.comparable_s, th)) {
-      const double own = *median_of(t.slow_own);
-      const double peers = *median_of(t.slow_peers);
-      const auto severity = stands_out(t.slow_fail_s, t.slow_fail_run, t.comparable_s, th) ? core::Severity::fail : core::Severity::warn;
-      auto f = make_finding(code::slower_than_peers, severity, {gpu},
+      const bool fail = stands_out(t.slow_fail_s, t.slow_fail_run, t.comparable_s, th);
+      const double own = *median_of(fail ? t.slow_fail_own : t.slow_own);
+      const double peers = *median_of(fail ? t.slow_fail_peers : t.slow_peers);
+      const double out_s = fail ? t.slow_fail_s : t.slow_s;
+      const Stretch& run = fail ? t.slow_fail_run : t.slow_run;
+      const char* which = fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
+      auto f = make_finding(code::slower_than_peers, fail ? core::Severity::fail : core::Severity::warn, {gpu},
                             fmt::format("GPU {} ran {:.1f} % below its peers' SM clock at the same load for {} of {} ({:.0f} MHz against {:.0f} MHz)",
-                                        gpu, (1 - own / peers) * 100, hours(t.slow_s), hours(t.comparable_s), own, peers));
-      f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz (median of the buckets it stood out)", own)},
+                                        gpu, (1 - own / peers) * 100, hours(out_s), hours(t.comparable_s), own, peers));
+      f.evidence = {{"sm_clock", fmt::format("{:.0f} MHz (median of the {})", own, which)},
                     {"peers", fmt::format("{:.0f} MHz (median of the other GPUs at the same load)", peers)},
                     {"load", load_text(t)},
-                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(t.slow_s), hours(t.comparable_s),
-                                        hours(t.slow_run.longest_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(t.slow_first), utc_minute(stretch_end(h, t.slow_run)))},
+                    {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(out_s), hours(t.comparable_s),
+                                        hours(run.longest_s))},
+                    {"when", fmt::format("{} to {}", utc_minute(fail ? t.slow_fail_first : t.slow_first), utc_minute(stretch_end(h, run)))},
                     {"rule", "below the peers' median by " +
                                  rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
       out.findings.push_back(std::move(f));

@@ -44,7 +44,11 @@ constexpr XidInfo kXids[] = {
     {79, "GPU has fallen off the bus", A::reboot, Severity::fail},
     // Catalogue: immediate IGNORE, investigatory CONTACT_SUPPORT; for a machine on acceptance the latter.
     {92, "High single-bit ECC error rate", A::contact_support, Severity::fail},
-    {94, "Contained ECC error (the application that touched the memory was stopped)", A::restart_app, Severity::fail},
+    // Catalogue bucket RESTART_APP: the driver contained the error by stopping the application that read
+    // the memory, but the error is the GPU memory's (uncorrectable), not the application's.
+    {94, "Contained ECC error: an uncorrectable error in the GPU's memory, contained by stopping the application that "
+         "read it; the memory is at fault, not the application (a row remap follows, applied at the next GPU reset)",
+     A::restart_app, Severity::fail},
     {95, "Uncontained ECC error", A::reset_gpu, Severity::fail},
     {109, "Context switch timeout", A::reset_gpu, Severity::warn},
     {119, "GSP RPC timeout", A::reset_gpu, Severity::fail},
@@ -73,7 +77,7 @@ constexpr XidInfo kXids[] = {
 
 std::string_view describe(XidAction action) {
   switch (action) {
-    case XidAction::restart_app: return "restart the application (RESTART_APP): usually an application error, not the machine";
+    case XidAction::restart_app: return "restart the application (RESTART_APP)";
     case XidAction::ignore: return "none for the GPU (IGNORE): a consequence of another error or of the application";
     case XidAction::reset_gpu: return "reset the GPU (RESET_GPU), then check again; ask for a replacement if it recurs";
     case XidAction::reboot: return "reboot the node (RESTART_BM); if it recurs, the GPU or its slot must be replaced";

@@ -10,7 +10,7 @@ namespace gpuvet::analysis {
 
 // NVIDIA's immediate-action buckets, in gpuvet's words.
 enum class XidAction {
-  restart_app,      // RESTART_APP: the application faulted; usually not the machine
+  restart_app,      // RESTART_APP: restart the application (whose fault it is: the row's meaning)
   ignore,           // IGNORE: a consequence of another error or of the application
   reset_gpu,        // RESET_GPU (and WORKFLOW_XID_48/74): reset the GPU, then check again
   reboot,           // RESTART_BM: reboot the node

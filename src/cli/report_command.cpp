@@ -8,7 +8,9 @@
 
 #include "accept/burnin_pipeline.hpp"
 #include "cli/burnin_output.hpp"
+#include "analysis/trend_rollup_health.hpp"
 #include "cli/commands.hpp"
+#include "cli/trend_rollups.hpp"
 #include "core/duration.hpp"
 #include "report/burnin_report.hpp"
 #include "telemetry/telemetry_store.hpp"
@@ -21,7 +23,14 @@ core::Result<core::ExitCode> render_burnin(const std::string& database, const st
   auto judged = accept::judge_stored(read, thresholds);
   if (!judged) return judged.error();
   const core::BurninRecord& record = judged->record;
-  const auto& assessment = judged->assessment;
+  core::BurninAssessment assessment = judged->assessment;
+  // A monitor's history keeps only hourly rollups of the hours past its raw window: those hours are
+  // judged as `gpuvet trend` judges them, so a fault the raw samples no longer hold is not a PASS.
+  if (analysis::is_monitor_history(record.run)) {
+    auto hours = judge_rollup_hours(database);
+    if (!hours) return hours.error();
+    assessment.findings = analysis::merge_period_findings(std::move(assessment.findings), hours->findings);
+  }
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::BurninReport report{command, database, record, assessment, verdict};
   streams.out << (json ? report::render_burnin_json(report) : report::render_burnin_text(report, streams.color));

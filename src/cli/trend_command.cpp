@@ -21,6 +21,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/trend_baseline.hpp"
+#include "cli/trend_rollups.hpp"
 #include "core/duration.hpp"
 #include "report/trend_report.hpp"
 #include "telemetry/history_reader.hpp"
@@ -98,25 +99,7 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
   sinks.on_hour_rollup = [&](const telemetry::HourRollup& r, std::int64_t hour_unix_ms) {
     if (hour_unix_ms + 3600000 <= from) return;
     if (!rollup_health) rollup_health.emplace(interval_s);
-    analysis::RollupInput in;
-    in.gpu = r.gpu;
-    in.unix_ms = hour_unix_ms;
-    in.samples = r.samples;
-    in.temp_c = r.gpu_temp_c.mean;
-    in.max_temp_c = r.gpu_temp_c.max;
-    in.sm_clock_mhz = r.sm_clock_mhz.mean;
-    in.power_w = r.power_w.mean;
-    in.util_pct = r.util_gpu_pct.mean;
-    in.throttled = r.throttled;
-    in.nvlink_crc = r.nvlink_crc_new;
-    in.nvlink_replay = r.nvlink_replay_new;
-    in.nvlink_recovery = r.nvlink_recovery_new;
-    if (r.nvlink_crc_new || r.nvlink_replay_new || r.nvlink_recovery_new) {
-      in.nvlink_errors = r.nvlink_crc_new.value_or(0) + r.nvlink_replay_new.value_or(0) + r.nvlink_recovery_new.value_or(0);
-    }
-    in.ecc_corrected = r.ecc_corrected_new;
-    in.ecc_uncorrected = r.ecc_uncorrected_new;
-    in.pcie_replays = r.pcie_replays_new;
+    const analysis::RollupInput in = rollup_input(r, hour_unix_ms);
     // Only what no raw sample holds: the whole hour, or its part before the first raw sample.
     const auto part = raw_hours.remainder(in, r.hour);
     if (!part || part->samples == 0) return;

@@ -137,6 +137,71 @@ TEST(BurninJudge, FindingsCarryTheirTime) {
   }
 }
 
+TEST(BurninJudge, XidSeverityIsTheCataloguesAsTheDaemonJudgesIt) {
+  // NVLink5 RLW (145) and GPU fatal timeout (158) fail; an application's page fault (31) or
+  // graphics exception (13) is info; an Xid gpuvet's catalogue lacks is warn (review r3 #1).
+  auto record = healthy_burnin();
+  const std::pair<int, core::Severity> rows[] = {{145, core::Severity::fail},
+                                                 {158, core::Severity::fail},
+                                                 {13, core::Severity::info},
+                                                 {31, core::Severity::info},
+                                                 {999, core::Severity::warn}};
+  int gpu = 0;
+  for (const auto& [xid, severity] : rows) record.events.push_back({gpu++, 600, core::TelemetryEventKind::xid, xid, "Xid"});
+  const auto a = judge_burnin(record);
+  gpu = 0;
+  for (const auto& [xid, severity] : rows) {
+    const auto it = std::find_if(a.findings.begin(), a.findings.end(), [&](const core::Finding& f) {
+      return f.code == "xid_event" && evidence(f, "xid") == std::to_string(xid);
+    });
+    ASSERT_NE(it, a.findings.end()) << "Xid " << xid;
+    EXPECT_EQ(it->severity, severity) << "Xid " << xid << ": " << it->message;
+    EXPECT_EQ(it->gpus, std::vector<int>{gpu++});
+  }
+}
+
+TEST(BurninJudge, XidNinetyFourIsTheMemoryNotTheApplication) {
+  // A contained ECC error fails the GPU: its words must not call it the application's (review r3 #7).
+  auto record = healthy_burnin();
+  record.events.push_back({3, 600, core::TelemetryEventKind::xid, 94, "Xid 94"});
+  const auto a = judge_burnin(record);
+  const auto* f = find_code(a, "xid_event");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, core::Severity::fail);
+  for (const std::string& text : {f->message, f->next_step}) {
+    EXPECT_EQ(text.find("application error"), std::string::npos) << text;
+    EXPECT_EQ(text.find("not the machine"), std::string::npos) << text;
+  }
+  EXPECT_NE(f->message.find("memory is at fault"), std::string::npos) << f->message;
+}
+
+TEST(BurninJudge, GpuSilentForAWhileIsMissingWithItsUuidAndTime) {
+  // A monitor restarted without GPU 2 (not enumerated): its samples hold no reading, no event says
+  // so; the history knows it, so it is a failing gpu_missing with UUID, index and when (review r3 #2).
+  auto record = monitor_history(core::BurninStatus::completed);
+  record.gpus[2].uuid = std::string("GPU-5f1c0e2a-0002");
+  const auto why = core::Reading<double>::absent("GPU-00000002, GPU 2 of this history, is not enumerated by the driver");
+  edit_samples(record, 2, 1800, [&](core::TelemetrySample& s) {
+    s.gpu_temp_c = why;
+    s.power_w = why;
+    s.sm_clock_mhz = why;
+    s.util_gpu_pct = why;
+  });
+  const auto a = judge_burnin(record);
+  const auto* f = find_code(a, "gpu_missing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, core::Severity::fail);
+  EXPECT_EQ(f->gpus, std::vector<int>{2});
+  EXPECT_EQ(evidence(*f, "history_index"), "2");
+  EXPECT_EQ(evidence(*f, "uuid"), *record.gpus[2].uuid);
+  EXPECT_EQ(evidence(*f, "silent_from"), "2026-12-01 00:30:00 UTC");
+  EXPECT_NE(f->message.find("not enumerated by the driver"), std::string::npos) << f->message;
+  // One reading is enough to answer: a GPU without utilization support is not missing.
+  auto partial = monitor_history(core::BurninStatus::completed);
+  edit_samples(partial, 2, 0, [&](core::TelemetrySample& s) { s.util_gpu_pct = why; });
+  EXPECT_EQ(find_code(judge_burnin(partial), "gpu_missing"), nullptr);
+}
+
 TEST(BurninJudge, StragglerBelowToleranceIsNotFlagged) {
   auto r = healthy_burnin();
   edit_samples(r, 5, 0, [](auto& s) { s.tflops = *s.tflops * 0.92; });

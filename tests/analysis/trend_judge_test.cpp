@@ -117,6 +117,47 @@ TEST(TrendJudge, HotterThanPeersNamesTheCardWarnThenFail) {
   EXPECT_EQ(found[0].severity, core::Severity::fail);
 }
 
+TEST(TrendJudge, AFailCitesTheFigureOfItsFailBuckets) {
+  // 3 h at 10 °C over the peers (warn), then 3 h at 18 °C (fail): the fail cites 84 °C, not the
+  // 80 °C median of all six hours, which lies under its own fail line (review r3 #8a).
+  const auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
+                               if (s.gpu == 3) s.gpu_temp_c = s.t_s < 3 * kHour ? 76.0 : 84.0;
+                               if (s.gpu == 5) s.sm_clock_mhz = s.t_s < 3 * kHour ? 1780.0 * 0.9 : 1780.0 * 0.8;
+                             }),
+                             std::nullopt);
+  auto hot = with_code(a, "hotter_than_peers");
+  ASSERT_EQ(hot.size(), 1u);
+  EXPECT_EQ(hot[0].severity, core::Severity::fail);
+  EXPECT_NE(hot[0].message.find("(84 °C against 6"), std::string::npos) << hot[0].message;
+  EXPECT_NE(hot[0].message.find("for 3.0 h of 6.0 h"), std::string::npos) << hot[0].message;
+  const auto slow = with_code(a, "slower_than_peers");
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].severity, core::Severity::fail);
+  EXPECT_NE(slow[0].message.find("(1424 MHz against 17"), std::string::npos) << slow[0].message;
+}
+
+TEST(TrendJudge, ALostGpuIsNobodysPeerAndBlindsNoOne) {
+  // GPU 5 lost after 1 h (its samples hold no reading), GPU 4 hot from the start: the others are
+  // still compared with the GPUs that have readings (review r3 #5).
+  const auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {
+                               if (s.gpu == 4) s.gpu_temp_c = 84.0;
+                               if (s.gpu == 5 && s.t_s >= kHour) {
+                                 const auto lost = core::Reading<double>::absent("GPU is lost");
+                                 s.gpu_temp_c = lost;
+                                 s.power_w = lost;
+                                 s.sm_clock_mhz = lost;
+                                 s.util_gpu_pct = lost;
+                               }
+                             }),
+                             std::nullopt);
+  const auto hot = with_code(a, "hotter_than_peers");
+  ASSERT_EQ(hot.size(), 1u);
+  EXPECT_EQ(hot[0].gpus, std::vector<int>{4});
+  EXPECT_EQ(hot[0].severity, core::Severity::fail);
+  EXPECT_NEAR(a.gpus[0].comparable_s, 6 * kHour, 60);
+  for (const auto& line : a.unverified) EXPECT_EQ(line.find("too short to judge"), std::string::npos) << line;
+}
+
 TEST(TrendJudge, NotAtTheSameLoadOrNotForHoursIsNotJudgedHotter) {
   // GPU 3 hotter, but at 40 % utilization while the others run at 95 %: not the same load.
   auto a = judge_trend(busy_history(8, 6 * kHour, 60, [](core::TelemetrySample& s) {

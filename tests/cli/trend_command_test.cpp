@@ -3,6 +3,8 @@
 // the period, the HTML file, and bad input named with exit 2.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -225,6 +227,57 @@ TEST_F(TrendCommand, HoursKeptOnlyAsHourlyRollupsAreJudged) {
   const auto text = run_cli({"trend", "--db", path("rollups.db"), "--markdown"});
   EXPECT_EQ(text.out.find("throttling alert in the period"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("Judged from hourly rollups from"), std::string::npos) << text.out;
+  // report --db judges those hours as trend does: no PASS over faults the raw samples lost (review r3 #6).
+  const auto report = run_cli({"report", "--db", path("rollups.db"), "--json"});
+  EXPECT_EQ(report.exit_code, 1) << report.out << report.err;
+  const auto rj = json_of(report);
+  EXPECT_EQ(rj["verdict"], "fail");
+  EXPECT_TRUE(has(codes(rj), "nvlink_errors_growing", 2)) << rj["findings"];
+  EXPECT_TRUE(has(codes(rj), "throttle_reasons", 4)) << rj["findings"];
+}
+
+TEST_F(TrendCommand, GpuMissingSinceARestartFailsTrendAndReport) {
+  // A day on 8 GPUs, then a restart on which GPU 2 is not enumerated: the history knows it, so both
+  // reports fail it by UUID and history index (review r3 #2).
+  auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "1h", "--db", path("missing.db"),
+                      "--listen", "127.0.0.1:0"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "2h", "--db", path("missing.db"), "--listen",
+                 "127.0.0.1:0", "--fault", "gpu-missing:gpu=2"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  const auto named = [](const nlohmann::json& list) {
+    for (const auto& f : list) {
+      if (f["code"] == "gpu_missing" && f["gpus"] == nlohmann::json::array({2}) && f["severity"] == "fail") return f;
+    }
+    return nlohmann::json();
+  };
+  const auto trend = run_cli({"trend", "--db", path("missing.db"), "--json"});
+  EXPECT_EQ(trend.exit_code, 1) << trend.out << trend.err;
+  const auto t = named(json_of(trend)["alerts"]);
+  ASSERT_FALSE(t.is_null()) << json_of(trend)["alerts"];
+  EXPECT_NE(std::string(t["message"]).find("GPU-"), std::string::npos) << t["message"];
+  EXPECT_NE(std::string(t["message"]).find("GPU 2 of this history"), std::string::npos) << t["message"];
+  const auto report = run_cli({"report", "--db", path("missing.db"), "--json"});
+  EXPECT_EQ(report.exit_code, 1) << report.out << report.err;
+  EXPECT_FALSE(named(json_of(report)["findings"]).is_null()) << json_of(report)["findings"];
+}
+
+TEST_F(TrendCommand, XidSeverityAsTheDaemonJudgesIt) {
+  // NVLink5 RLW (145) fails as in the daemon's alert; an application's Xid 13 is info (review r3 #1).
+  const auto mon = run_cli({"monitor", "--sim", "hgx-h100-8x", "--speed", "max", "--duration", "2h", "--db", path("xid.db"),
+                            "--listen", "127.0.0.1:0", "--fault", "xid:gpu=2,code=145,at=1h", "--fault", "xid:gpu=1,code=13,at=1h"});
+  ASSERT_EQ(mon.exit_code, 0) << mon.err;
+  for (const char* command : {"trend", "report"}) {
+    const auto r = run_cli({command, "--db", path("xid.db"), "--json"});
+    EXPECT_EQ(r.exit_code, 1) << command << r.out << r.err;
+    const auto j = json_of(r);
+    std::map<int, std::string> severity;
+    for (const auto& f : j[std::string(command) == "trend" ? "alerts" : "findings"]) {
+      if (f["code"] == "xid_event") severity[f["gpus"][0].get<int>()] = f["severity"];
+    }
+    EXPECT_EQ(severity[2], "fail") << command;
+    EXPECT_EQ(severity[1], "info") << command;
+  }
 }
 
 TEST_F(TrendCommand, NoHoleWhereRollupsMeetRawSamples) {
