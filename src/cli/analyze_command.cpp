@@ -1,6 +1,8 @@
 // gpuvet analyze FILE...: the machine picture and findings from a vendor's pasted outputs.
 #include <ostream>
 
+#include "catalog/gpu_catalog.hpp"
+#include "cli/analyze_inputs.hpp"
 #include "cli/commands.hpp"
 #include "cli/expect_options.hpp"
 #include "cli/output.hpp"
@@ -49,6 +51,14 @@ core::Result<core::ExitCode> run_analyze(const AnalyzeOptions& options, Streams&
     if (!merged) return merged.error();
     machine = std::move(merged).value();
   }
+  // Files of one machine, or refused naming both sides; the logs' device lines fill what is unknown.
+  const auto logs = log_devices(runs);
+  auto reconciled = reconcile_with_logs(std::move(machine), parts, logs, catalog::gpu_catalog());
+  if (!reconciled) return reconciled.error();
+  auto checked = check_nvlink_models(std::move(reconciled).value(), parts, logs, catalog::gpu_catalog());
+  if (!checked) return checked.error();
+  machine = std::move(checked).value();
+  note_foreign_events(machine);
   return judge_and_render("analyze", machine, *expect, options.json, streams, runs);
 }
 

@@ -193,6 +193,33 @@ void add_port_states(std::vector<core::Nic>& nics, const std::vector<core::Nic>&
   }
 }
 
+// Two link matrices of the same GPUs must agree on every pair: one machine's topology does not
+// change between two runs of topo -m, so a difference means two machines (never guess which).
+std::optional<core::Error> check_links(const std::vector<core::Machine>& parts) {
+  const core::Machine* first = nullptr;
+  for (const auto& p : parts) {
+    if (!p.links.known()) continue;
+    if (first == nullptr) {
+      first = &p;
+      continue;
+    }
+    if (indices_of(p) != indices_of(*first) || p.links->size() != first->links->size()) continue;
+    const auto& a = *first->links;
+    const auto& b = *p.links;
+    for (int i = 0; i < a.size(); ++i) {
+      for (int j = 0; j < a.size(); ++j) {
+        if (i == j || a.at(i, j) == b.at(i, j)) continue;
+        const auto& gi = p.gpus[static_cast<size_t>(i)];
+        const auto& gj = p.gpus[static_cast<size_t>(j)];
+        return core::input_error(fmt::format("the files are not of one machine: GPU{}-GPU{} is {} in {} but {} in {}", gi.index,
+                                             gj.index, core::to_string(a.at(i, j)), file_of(*first), core::to_string(b.at(i, j)),
+                                             file_of(p)));
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 // Links and NIC proximities are by GPU position: take them only from a part with the same GPUs.
 void merge_positional(core::Machine& out, const std::vector<core::Machine>& parts) {
   const auto all = indices_of(out);
@@ -282,11 +309,18 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& given) {
   notes.insert(notes.end(), disagreements.begin(), disagreements.end());
   notes.insert(notes.end(), placement_notes.begin(), placement_notes.end());
   out.notes = std::move(notes);
+  if (auto err = check_links(parts)) return *err;
   merge_positional(out, parts);
   return out;
 }
 
 }  // namespace
+
+std::string source_file(const std::string& source) {
+  core::Machine m;
+  m.source = source;
+  return file_of(m);
+}
 
 core::Result<core::Machine> merge_machines(const std::vector<core::Machine>& parts) {
   try {

@@ -2,6 +2,7 @@
 // nvlink -s) into one core::Machine. Called by parse_input's callers (the CLI) after parsing.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
@@ -17,7 +18,11 @@ namespace gpuvet::parsers {
 // state different attached GPU counts, or one shows a GPU index the other's count excludes,
 // the result is a bad_input Error naming the GPU and both files. Parts with fewer GPUs
 // (elided input, MIG-trimmed XML) are not a conflict. Sources join with " + ", notes
-// concatenate; other disagreements (driver version, host name) add a note.
+// concatenate; other disagreements (driver version, host name) add a note. Two link matrices of
+// the same GPUs that differ on a pair are a bad_input Error naming the pair and both files.
 core::Result<core::Machine> merge_machines(const std::vector<core::Machine>& parts);
+
+// "topo.txt" out of a source "nvidia-smi topo -m (topo.txt)"; the whole source when it has no "(...)".
+std::string source_file(const std::string& source);
 
 }  // namespace gpuvet::parsers
