@@ -20,8 +20,13 @@ std::string when(const RollupHealth::Tally& t) {
 
 std::string hours_text(std::size_t n) { return n == 1 ? "1 hour" : fmt::format("{} hours", n); }
 
+// "2.5/min", or per hour when under 0.1/min (one error in an hour is "1.0/h", not "0.0/min").
+std::string per(double per_minute) {
+  return per_minute >= 0.1 ? fmt::format("{:.1f}/min", per_minute) : fmt::format("{:.1f}/h", per_minute * 60);
+}
+
 std::string rate(const RollupHealth::Tally& t) {
-  return fmt::format("{:.1f}/min over those hours, {:.1f}/min in the worst", t.per_minute(), t.worst_per_minute);
+  return fmt::format("{} over those hours, {} in the worst", per(t.per_minute()), per(t.worst_per_minute));
 }
 
 void add_count(RollupHealth::Tally& t, std::int64_t start, std::int64_t end, const std::optional<std::uint64_t>& grown) {
@@ -65,6 +70,13 @@ void RollupHealth::add(const RollupInput& r) {
   if (r.throttled > 0) g.throttled.add(r.unix_ms, end, r.throttled);
 }
 
+void RollupHealth::add_before(const RollupInput& r) {
+  Before& b = before_[r.gpu];
+  b.end_ms = r.unix_ms + static_cast<std::int64_t>(r.span_s * 1000);
+  const std::optional<std::uint64_t>* counters[] = {&r.nvlink_crc, &r.nvlink_replay, &r.nvlink_recovery};
+  for (int c = 0; c < 3; ++c) b.grown[c] = counters[c]->value_or(0);
+}
+
 std::optional<std::pair<std::int64_t, std::int64_t>> RollupHealth::span() const {
   if (!from_ms_) return std::nullopt;
   return std::make_pair(*from_ms_, *to_ms_);
@@ -79,8 +91,17 @@ std::vector<core::Finding> RollupHealth::findings() const {
     bool fail = false;
     const std::pair<const char*, const Tally*> counters[] = {{"crc", &g.crc}, {"replay", &g.replay}, {"recovery", &g.recovery}};
     std::int64_t first = 0, last = 0;
-    for (const auto& [name, t] : counters) {
+    const auto before = before_.find(gpu);
+    std::string tails;
+    for (std::size_t c = 0; c < 3; ++c) {
+      const auto& [name, t] = counters[c];
       if (t->growth == 0) continue;
+      // Grown only in the period's first hour, by less than a minute of the hour before's rate.
+      if (before != before_.end() && t->hours == 1 && t->first_ms <= before->second.end_ms + 1000 &&
+          static_cast<double>(t->growth) < static_cast<double>(before->second.grown[c]) / 60.0) {
+        tails += fmt::format("{}{} +{} (+{} in the hour before)", tails.empty() ? "" : ", ", name, t->growth, before->second.grown[c]);
+        continue;
+      }
       const bool crc = std::string(name) == "crc";
       if (crc ? t->worst_per_minute / 60 >= thresholds_.nvlink_crc_per_s : t->growth > 1) fail = true;
       first = first == 0 ? t->first_ms : std::min(first, t->first_ms);
@@ -96,6 +117,14 @@ std::vector<core::Finding> RollupHealth::findings() const {
                             fmt::format("GPU {}: NVLink error counters grew from {} to {} (hourly rollups, all links summed): {}", gpu,
                                         utc_minute(first), utc_minute(last), parts));
       f.evidence = std::move(evidence);
+      if (!tails.empty()) f.message += "; at the period's start, the tail of growth before it: " + tails;
+      out.push_back(std::move(f));
+    } else if (!tails.empty()) {
+      auto f = make_finding(code::nvlink_errors_growing, core::Severity::info, {gpu},
+                            fmt::format("GPU {}: NVLink error counters grew in the period's first hour only by the tail of an "
+                                        "episode before the period (less than a minute of its rate; hourly rollups, all links "
+                                        "summed): {}", gpu, tails));
+      f.evidence = {{"rollup_hours", fmt::format("{} to {}", utc_minute(before->second.end_ms), utc_minute(before->second.end_ms + 3600000))}};
       out.push_back(std::move(f));
     }
     if (g.ecc_uncorrected.growth > 0 || g.ecc_corrected.growth > 0) {

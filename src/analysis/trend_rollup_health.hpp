@@ -22,6 +22,10 @@ class RollupHealth {
   explicit RollupHealth(double interval_s, BurninThresholds thresholds = {});
   // One GPU-hour (or the part of an hour no raw sample covers), any order.
   void add(const RollupInput& rollup);
+  // The GPU-hour just before the period, not judged: NVLink growth in the period's first hour of
+  // less than a minute of the rate this hour grew at is the tail of that earlier episode (its
+  // last step crossed the boundary), an info, not a warning of its own.
+  void add_before(const RollupInput& rollup);
   // nvlink_errors_growing, ecc_errors_new, pcie_replays, throttle_reasons, by GPU.
   [[nodiscard]] std::vector<core::Finding> findings() const;
   // The wall-clock span the rollups fed here cover (first start, last end); absent when none.
@@ -38,6 +42,10 @@ class RollupHealth {
   };
 
  private:
+  struct Before {  // the hour before the period: its end and NVLink growth (crc, replay, recovery)
+    std::int64_t end_ms = 0;
+    std::uint64_t grown[3] = {};
+  };
   struct Gpu {
     Tally crc, replay, recovery, ecc_corrected, ecc_uncorrected, pcie;
     Tally throttled;  // growth = throttled samples
@@ -46,6 +54,7 @@ class RollupHealth {
   double interval_s_;
   BurninThresholds thresholds_;
   std::map<int, Gpu> gpus_;
+  std::map<int, Before> before_;
   std::optional<std::int64_t> from_ms_, to_ms_;
 };
 

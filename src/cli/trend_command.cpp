@@ -97,8 +97,12 @@ core::Result<TrendRead> read_trend(const std::string& db, double period_s) {
   double rollup_gpu_s = 0;
   std::optional<analysis::RollupHealth> rollup_health;
   sinks.on_hour_rollup = [&](const telemetry::HourRollup& r, std::int64_t hour_unix_ms) {
-    if (hour_unix_ms + 3600000 <= from) return;
     if (!rollup_health) rollup_health.emplace(interval_s);
+    if (hour_unix_ms + 3600000 <= from) {
+      // The hour just before the period: what an episode's tail in its first hour is measured against.
+      if (hour_unix_ms + 3600000 > from - 3600000) rollup_health->add_before(rollup_input(r, hour_unix_ms));
+      return;
+    }
     const analysis::RollupInput in = rollup_input(r, hour_unix_ms);
     // Only what no raw sample holds: the whole hour, or its part before the first raw sample.
     const auto part = raw_hours.remainder(in, r.hour);

@@ -55,6 +55,35 @@ TEST(RollupHealth, NvlinkGrowthIsAnAlertWithItsHoursAndTheRateWhileItGrew) {
   EXPECT_NE(f->message.find("2026-12-02 00:00 UTC to 2026-12-03 00:00 UTC"), std::string::npos) << f->message;
 }
 
+TEST(RollupHealth, TheTailOfAnEpisodeBeforeThePeriodIsNoWarningOfItsOwn) {
+  // An episode at 30/min ended as the period began: its last step (+1) falls in the period's first
+  // hour. Told apart from the hour before, it is an info that says so, not "+1 (0.0/min)" as a
+  // warning (review r3 #8f).
+  RollupHealth health(1.0);
+  auto before = hour(2, 47);
+  before.nvlink_crc = before.nvlink_replay = std::uint64_t{1800};
+  health.add_before(before);
+  auto first = hour(2, 48);
+  first.nvlink_crc = first.nvlink_replay = std::uint64_t{1};
+  health.add(first);
+  for (int h = 49; h < 72; ++h) health.add(hour(2, h));
+  const auto found = health.findings();
+  const auto* f = with_code(found, "nvlink_errors_growing");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->severity, core::Severity::info) << f->message;
+  EXPECT_NE(f->message.find("tail of an episode before the period"), std::string::npos) << f->message;
+  EXPECT_NE(f->message.find("crc +1 (+1800 in the hour before)"), std::string::npos) << f->message;
+  // Without the hour before (or growth of its own later), +1 in an hour still warns, at its rate per hour.
+  RollupHealth alone(1.0);
+  alone.add(first);
+  const auto lone = alone.findings();
+  const auto* w = with_code(lone, "nvlink_errors_growing");
+  ASSERT_NE(w, nullptr);
+  EXPECT_EQ(w->severity, core::Severity::warn);
+  EXPECT_EQ(w->message.find("0.0/min"), std::string::npos) << w->message;
+  EXPECT_NE(w->message.find("crc +1 in 1 hour (1.0/h over those hours"), std::string::npos) << w->message;
+}
+
 TEST(RollupHealth, ReplayGrowthFailsEccUncorrectedFailsPcieOverDcgmWarns) {
   RollupHealth health(1.0);
   auto r = hour(1, 3);
