@@ -17,7 +17,7 @@ constexpr std::array kCatalog = std::to_array<MetricInfo>({
      "`NVML_ERROR_GPU_IS_LOST`, every reading failing, or a `gpu_lost` event",
      ""},
     {"gpuvet_gpu_last_sample_timestamp_seconds", MetricType::gauge, MetricSet::native, "seconds (Unix time)", "gpu, uuid, pci_bus_id, model, hostname",
-     "When the GPU was last sampled (Unix time; virtual time under --sim).",
+     "When the GPU last answered a sample (Unix time; virtual time under --sim); kept when it is lost, so dashboards show since when. Absent while it has not answered since the daemon started (missing since a restart).",
      "the sampler's clock",
      ""},
     {"gpuvet_gpu_temperature_celsius", MetricType::gauge, MetricSet::native, "°C", "gpu, uuid, pci_bus_id, model, hostname",

@@ -1,6 +1,6 @@
 // The per-GPU gpuvet_* families: Prometheus naming rules (base units: celsius, hertz, watts,
 // joules; utilization as a 0..1 ratio; `_total` for counters). A reading that is absent is left
-// out; a lost GPU or one not sampled yet keeps only its identity, lost flag and Xid count.
+// out; a lost GPU or one not sampled yet keeps only its identity, lost flag, Xid count and (lost) the time it last answered.
 #include <array>
 #include <cstdint>
 
@@ -125,10 +125,11 @@ void append_native_gpu_metrics(const MonitorSnapshot& snapshot, std::string& out
       if (now.baseline->sm_clock_mhz) baseline_clock.add(labels, *now.baseline->sm_clock_mhz * 1e6);
       if (now.baseline->power_w) baseline_power.add(labels, *now.baseline->power_w);
     }
+    // When it last answered, kept once it is lost: a dashboard shows since when.
+    if (now.last_answered_unix_ms > 0) sampled_at.add(labels, static_cast<double>(now.last_answered_unix_ms) / 1000.0);
     if (now.lost || !now.has_sample) continue;  // its last readings would be stale or never were
 
     const core::TelemetrySample& s = now.latest;
-    sampled_at.add(labels, static_cast<double>(s.unix_ms) / 1000.0);
     add_scaled(temp, labels, s.gpu_temp_c, 1.0);
     add_scaled(mem_temp, labels, s.mem_temp_c, 1.0);
     add_scaled(sm_clock, labels, s.sm_clock_mhz, 1e6);

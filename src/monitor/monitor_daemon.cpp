@@ -246,6 +246,7 @@ std::optional<core::Error> MonitorDaemon::tick(double t_s, std::int64_t unix_ms,
     }
     g.lost = !answers;
     g.has_sample = true;
+    if (answers) g.last_answered_unix_ms = s.unix_ms;
     evaluator_->on_sample(s, answers, silence);
     if (auto e = store_.append(s)) store_failed(*e);
     g.latest = std::move(s);

@@ -34,6 +34,9 @@ struct GpuNow {
   bool lost = false;                 // fell off the bus / stopped answering
   bool has_sample = false;           // false until the first sample of this GPU
   core::TelemetrySample latest;      // readings absent where unsupported or unread
+  // Wall time (Unix ms; virtual under --sim) of the last sample it answered, kept once it is lost
+  // (so a dashboard shows since when); 0 while it has not answered since the daemon started.
+  std::int64_t last_answered_unix_ms = 0;
   std::uint64_t xid_total = 0;       // Xid events seen since the daemon started
   int last_xid = 0;                  // most recent Xid code (0: none)
   // False when probe() found Xid events unsupported (no NVML event set) or the GPU is missing:

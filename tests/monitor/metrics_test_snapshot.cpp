@@ -25,6 +25,8 @@ MonitorSnapshot full_snapshot() {
     now.gpu.max_sm_clock_mhz = 1980.0;
     now.has_sample = g != 6;
     now.lost = g == 5;
+    // GPU 5 last answered a minute before it was found lost; GPU 6 never did.
+    if (now.has_sample) now.last_answered_unix_ms = now.lost ? s.taken_unix_ms - 60'000 : s.taken_unix_ms;
     core::TelemetrySample& t = now.latest;
     t.gpu = g;
     t.unix_ms = s.taken_unix_ms;
