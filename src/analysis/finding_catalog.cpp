@@ -212,8 +212,11 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Check nvidia-smi -q -d ECC,ROW_REMAPPER,PAGE_RETIREMENT; reset the GPU if a remap is pending and "
        "ask for a replacement if uncorrected errors recur."},
       {"xid_event", Severity::fail, "Xid errors during the burn-in",
-       "A GPU reported Xid events (NVML event set) during the burn-in: fail for hardware Xids (48, 63, 64, "
-       "74, 79, 92, 94, 95, 119, 120, 140), warn for the others. Names the code, count and time.",
+       "A GPU reported Xid events (NVML event set) during the burn-in or a monitored period, judged as its row of "
+       "gpuvet's copy of NVIDIA's Xid catalogue (analysis/xid_catalog, as the monitor daemon): fail for hardware Xids "
+       "(48, 63, 64, 74, 79, 92, 94, 95, 119, 120, 136, 140, 143, 144-150, 158), info where NVIDIA points at the "
+       "application (13, 31, 43, 45, 69), warn for the others and for an Xid not in the catalogue. Names the code, "
+       "meaning, NVIDIA's action, count and time.",
        "Look the Xid up in NVIDIA's Xid catalogue; check dmesg around the time given."},
       {"nvlink_errors_growing", Severity::fail, "NVLink error counters growing",
        "During a burn-in, a GPU's NVLink CRC, replay or recovery counters grew (per link, with the rate "

@@ -5,10 +5,10 @@
 // (as of its R575 / CUDA 12.9 rows) on 2026-12-01; where gpuvet's action differs from the
 // immediate bucket, the row says why. Xids the catalogue marks "Unused" on A100, H100, B100 and
 // GB200 (56, 57, 58, 61, 122-124) keep their older meaning, say so, and point at support.
-// Severities are gpuvet's: fail for the Xids the burn-in already fails on (hardware: 48, 63, 64,
-// 74, 79, 92, 94, 95, 119, 120, 140) and NVLink hardware errors (136, 144-150), info where NVIDIA
-// points at the application, warn otherwise. An Xid not listed here is judged warn with a pointer
-// to the catalogue.
+// Severities are gpuvet's, one source for the burn-in, trend and report judges and the monitor
+// daemon: fail for hardware Xids (48, 63, 64, 74, 79, 92, 94, 95, 119, 120, 140, 143, 158) and NVLink
+// hardware errors (136, 144-150), info where NVIDIA points at the application, warn otherwise. An
+// Xid not listed here is judged warn with a pointer to the catalogue.
 #include "analysis/xid_catalog.hpp"
 
 namespace gpuvet::analysis {
