@@ -178,11 +178,13 @@ core::Result<core::Machine> reconcile_with_logs(core::Machine machine, const std
     const bool whole = log.devices.size() == machine.gpus.size() &&
                        (!machine.attached_gpus.known() || *machine.attached_gpus == static_cast<int>(machine.gpus.size()));
     int named = 0;
+    bool by_count = false;
     for (const auto& m : matches) {
       if (!m.by_bus && !whole) continue;
       if (!m.gpu->name.known() && !m.device->name.empty()) {
         m.gpu->name = m.device->name;
         ++named;
+        by_count = by_count || !m.by_bus;
       }
       if (!m.gpu->pci_bus_id.known() && !m.device->bus_id.empty()) m.gpu->pci_bus_id = m.device->bus_id;
     }
@@ -191,7 +193,7 @@ core::Result<core::Machine> reconcile_with_logs(core::Machine machine, const std
     if (!machine.hostname.known() && !host.empty() && host != "localhost" && !matches.empty()) machine.hostname = host;
     if (named > 0) {
       machine.notes.push_back(fmt::format("the models of {} GPU(s) are from the device lines of {}, which agree with {}", named, log.file,
-                                          machine.gpus.size() == static_cast<size_t>(named) ? "the GPU count described" : "the bus ids described"));
+                                          by_count ? "the GPU count described" : "the bus ids described"));
     }
   }
   return machine;
@@ -232,9 +234,14 @@ void note_foreign_events(core::Machine& machine) {
     if (at != std::string::npos) note.erase(at, kAdvice.size());
   }
   std::vector<std::string> all, foreign;
+  std::set<std::string> lost;  // bus ids the log itself says were lost: absent from a later -q for that reason
   std::string where;
   for (const auto& e : machine.events) {
-    if (!e.pci_bus_id.known() || std::find(all.begin(), all.end(), *e.pci_bus_id) != all.end()) continue;
+    if (!e.pci_bus_id.known()) continue;
+    const bool gone = e.kind == core::GpuEventKind::fallen_off_bus || e.kind == core::GpuEventKind::probe_failed ||
+                      (e.kind == core::GpuEventKind::xid && e.xid == 79);
+    if (gone) lost.insert(*e.pci_bus_id);
+    if (std::find(all.begin(), all.end(), *e.pci_bus_id) != all.end()) continue;
     all.push_back(*e.pci_bus_id);
     if (gpus.count(bus_part(core::normalize_pci_bus_id(*e.pci_bus_id))) == 0) {
       foreign.push_back(*e.pci_bus_id);
@@ -242,11 +249,12 @@ void note_foreign_events(core::Machine& machine) {
     }
   }
   if (foreign.empty()) return;
-  const bool most = foreign.size() * 2 > all.size();
+  const bool all_lost = std::all_of(foreign.begin(), foreign.end(), [&](const std::string& b) { return lost.count(b) > 0; });
+  const bool most = !all_lost && foreign.size() * 2 > all.size();
   machine.notes.push_back(fmt::format("{} of the {} PCI bus ids in the kernel log {} ({}) are not GPUs of the machine described: {}",
                                       foreign.size(), all.size(), where, fmt::join(foreign, ", "),
                                       most ? "the log may be from another host"
-                                           : "a GPU lost since the log (fallen off the bus, not listed), or a log of another host"));
+                                           : "a GPU the log says was lost (fallen off the bus) is not listed by nvidia-smi, or the log is of another host"));
 }
 
 }  // namespace gpuvet::cli

@@ -47,7 +47,8 @@ core::Result<core::Machine> check_nvlink_models(core::Machine machine, const std
                                                 const std::vector<LogDevices>& logs, const core::Catalog& catalog);
 
 // A kernel log's events on bus ids that are not GPUs of a machine listing every bus id: a note
-// naming them (most of them: the log may be from another host).
+// naming them (most of them, not all lost GPUs: the log may be from another host); the log's own
+// advice to give -q goes when the machine names every GPU's bus id.
 void note_foreign_events(core::Machine& machine);
 
 // Same GPU model? Equal names up to case and a leading "NVIDIA ", the same catalogue model, or

@@ -104,6 +104,10 @@ TEST(AnalyzeOneMachine, KernelLogOfAnotherHostIsNotedAndNoMinusQIsAskedFor) {
   EXPECT_TRUE(mentions(r.out, "3 of the 4 PCI bus ids in the kernel log")) << r.out;
   EXPECT_TRUE(mentions(r.out, "0000:97:00.0")) << r.out;
   EXPECT_TRUE(mentions(r.out, "the log may be from another host")) << r.out;
+  // A GPU the log says fell off the bus is missing from a later -q for that reason: not "another host" alone.
+  const auto fallen = run_cli({"analyze", "--json", q, fixture("corpus/kernel-log/nvrm-gpu-fallen-off-bus-multiline-570-nvsentinel-155.txt")});
+  EXPECT_TRUE(mentions(fallen.out, "(0000:b3:00.0) are not GPUs of the machine described: a GPU the log says was lost")) << fallen.out;
+  EXPECT_FALSE(mentions(fallen.out, "the log may be from another host")) << fallen.out;
   // Alone, the kernel log still asks for -q.
   const auto alone = run_cli({"analyze", "--json", klog});
   EXPECT_TRUE(mentions(alone.out, "give nvidia-smi -q of the same machine")) << alone.out;
