@@ -17,53 +17,63 @@ namespace {
 using core::Gpu;
 using core::Severity;
 
-// True when a machine note says the input does not show every GPU.
+// The GPUs an input that says it was trimmed or cut does not show: one warning for every such
+// input (a trimmed -q -x with its attached count, an author's "..." elision, a paste cut short).
+core::Finding trimmed_input(const core::Machine& m, const std::vector<int>& absent, int highest) {
+  const int listed = static_cast<int>(m.gpus.size());
+  std::string shown;
+  if (m.attached_gpus) {
+    shown = fmt::format("The input shows {} of {} attached GPUs", listed, *m.attached_gpus);
+  } else if (!absent.empty()) {
+    shown = fmt::format("The input lists {} GPUs but their indices run to {} ({} not shown: at least {} GPUs)", listed,
+                        highest, describe_gpus(absent), highest + 1);
+  } else {
+    shown = fmt::format("The input lists {} GPU{}; more may be attached", listed, listed == 1 ? "" : "s");
+  }
+  auto f = make_finding(code::gpu_missing, Severity::warn, absent,
+                        fmt::format("{}; it was trimmed ({}), so the missing ones cannot be judged", shown,
+                                    fmt::join(trimming_notes(m), "; ")));
+  f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
+  if (m.attached_gpus) f.evidence.emplace_back("attached_gpus", std::to_string(*m.attached_gpus));
+  f.evidence.emplace_back("reported_gpus", std::to_string(listed));
+  if (!m.attached_gpus && !absent.empty()) f.evidence.emplace_back("highest_index", std::to_string(highest));
+  f.evidence.emplace_back("notes", fmt::format("{}", fmt::join(m.notes, "; ")));
+  return f;
+}
+
 std::vector<core::Finding> check_missing(const RuleContext& ctx) {
   std::vector<core::Finding> out;
   const core::Machine& m = ctx.machine;
   const int listed = static_cast<int>(m.gpus.size());
   const bool trimmed = input_trimmed(m);
-  if (m.attached_gpus && *m.attached_gpus > listed) {
-    // Only gaps below the highest listed index are known GPUs; past it, a driver that renumbers
-    // (NVML does) gives the missing card's index to a present one.
-    int highest = -1;
-    for (const auto& g : m.gpus) highest = std::max(highest, g.index);
-    std::vector<int> absent;
-    for (int i = 0; i < *m.attached_gpus; ++i) {
-      if (core::position_of_gpu(m, i) < 0 && (trimmed || i < highest)) absent.push_back(i);
-    }
-    const std::string notes = fmt::format("{}", fmt::join(m.notes, "; "));
-    core::Finding f =
-        trimmed ? make_finding(code::gpu_missing, Severity::warn, absent,
-                               fmt::format("The input shows {} of {} attached GPUs; it was trimmed ({}), so the "
-                                           "missing ones cannot be judged",
-                                           listed, *m.attached_gpus, notes))
-                : make_finding(code::gpu_missing, Severity::fail, absent,
-                               fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
-    if (trimmed) f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
+  int highest = -1;
+  for (const auto& g : m.gpus) highest = std::max(highest, g.index);
+  // Gaps below the highest listed index are known GPUs; past it, a driver that renumbers (NVML
+  // does) gives the missing card's index to a present one, so only a trimmed input names them.
+  const int upto = m.attached_gpus && trimmed ? *m.attached_gpus : highest;
+  std::vector<int> absent;
+  for (int i = 0; i < upto; ++i) {
+    if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
+  }
+  if (trimmed && !m.gpus.empty() && (!m.attached_gpus || *m.attached_gpus > listed)) {
+    out.push_back(trimmed_input(m, absent, highest));
+  } else if (m.attached_gpus && *m.attached_gpus > listed) {
+    auto f = make_finding(code::gpu_missing, Severity::fail, absent,
+                          fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
     f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(listed)}};
     // The driver renumbers the GPUs it can see, so the missing one is named by the notes
     // (its PCI bus id, from sysfs or the simulator), never by an index a present GPU now holds.
-    if (!m.notes.empty()) f.evidence.emplace_back("notes", notes);
+    if (!m.notes.empty()) f.evidence.emplace_back("notes", fmt::format("{}", fmt::join(m.notes, "; ")));
     out.push_back(std::move(f));
-  } else if (!m.attached_gpus && !m.gpus.empty() && !trimmed) {
+  } else if (!m.attached_gpus && !absent.empty()) {
     // No attached count, but gaps in the indices show GPUs the input does not list (nvidia-smi
-    // -i): the input is partial, which we can say but not judge. When a note already says the
-    // input was trimmed (an author's "..." elision), the gaps are explained: nothing to add.
-    int max_index = 0;
-    for (const auto& g : m.gpus) max_index = std::max(max_index, g.index);
-    std::vector<int> absent;
-    for (int i = 0; i < max_index; ++i) {
-      if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
-    }
-    if (!absent.empty()) {
-      auto f = make_finding(code::gpu_missing, Severity::warn, absent,
-                            fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown{}", listed,
-                                        max_index, describe_gpus(absent), trimmed ? " (the input was trimmed)" : ""));
-      f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
-      f.evidence = {{"reported_gpus", std::to_string(listed)}, {"highest_index", std::to_string(max_index)}};
-      out.push_back(std::move(f));
-    }
+    // -i): the input is partial, which we can say but not judge.
+    auto f = make_finding(code::gpu_missing, Severity::warn, absent,
+                          fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown", listed,
+                                      highest, describe_gpus(absent)));
+    f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
+    f.evidence = {{"reported_gpus", std::to_string(listed)}, {"highest_index", std::to_string(highest)}};
+    out.push_back(std::move(f));
   }
   if (ctx.expect.gpu_count) {
     // Compare with what is attached when the source says so; a trimmed input without that count

@@ -69,6 +69,13 @@ void judge_benchmark_coverage(const std::vector<core::CollectiveRun>& collective
                               const std::vector<core::BandwidthRun>& bandwidth, bool machine_described,
                               core::Assessment& assessment);
 
+// When a machine description (no benchmark log) judged nothing about the machine: no interconnect
+// class, link matrix, attached count, kernel events, NICs, and no GPU fact a rule judges (memory,
+// ECC, health, PCIe, NUMA, link speeds, a link down, links up on two GPUs or more). Only models,
+// NVLink traffic of one GPU, firmware versions or the error counters of some links: the verdict
+// is incomplete, saying what the input showed and what it did not (assessment.unverified).
+void judge_machine_coverage(const core::Machine& machine, core::Assessment& assessment);
+
 // Adds a BandwidthSummary per matrix to `assessment.bandwidth`: unidirectional CE host<->device
 // copies per GPU and peer copies per GPU pair are judged against the envelope of `machine` (or
 // of the log's device list), with bandwidth_below_expected; pairs without P2P give p2p_unavailable.

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -153,11 +154,40 @@ bool contains_nocase(std::string_view haystack, std::string_view needle) {
   return it != haystack.end();
 }
 
-bool input_trimmed(const core::Machine& m) {
-  return std::any_of(m.notes.begin(), m.notes.end(), [](const std::string& note) {
-    return contains_nocase(note, "elided") || contains_nocase(note, "trimmed") || contains_nocase(note, "omitted") ||
-           contains_nocase(note, "truncated");
-  });
+namespace {
+
+// A note without the file names it quotes: a fixture named "...-truncated.txt" is not a cut.
+std::string without_paths(const std::string& note) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < note.size()) {
+    const std::size_t end = std::min(note.find(' ', i), note.size());
+    const std::string_view word(note.data() + i, end - i);
+    const bool path = word.find('/') != std::string_view::npos || word.find(".txt") != std::string_view::npos ||
+                      word.find(".xml") != std::string_view::npos || word.find(".log") != std::string_view::npos;
+    if (!path) out.append(word).push_back(' ');
+    i = end + 1;
+  }
+  return out;
 }
+
+bool note_trims(const std::string& raw) {
+  const std::string note = without_paths(raw);
+  for (std::string_view word : {"elided", "trimmed", "omitted", "truncated", "table is cut", "looks cut",
+                                "ends in a cut line", "ends inside the header of GPU"}) {
+    if (contains_nocase(note, word)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string> trimming_notes(const core::Machine& m) {
+  std::vector<std::string> out;
+  std::copy_if(m.notes.begin(), m.notes.end(), std::back_inserter(out), note_trims);
+  return out;
+}
+
+bool input_trimmed(const core::Machine& m) { return std::any_of(m.notes.begin(), m.notes.end(), note_trims); }
 
 }  // namespace gpuvet::analysis

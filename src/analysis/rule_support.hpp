@@ -52,7 +52,11 @@ std::string pcie_label(const core::Gpu& gpu, const core::GpuModel* model);
 std::optional<std::set<int>> parse_cpulist(std::string_view text);
 // Case-insensitive substring search.
 bool contains_nocase(std::string_view haystack, std::string_view needle);
-// True when a source note says the input leaves GPUs out (elided, trimmed, omitted, truncated).
+// The source notes that say the input may leave GPUs out: elided, trimmed, omitted, truncated, or
+// cut ("the table is cut short", "the input looks cut", "ends inside the header of GPU 2"). A topo -m
+// cut short is not one: its header still names every GPU.
+std::vector<std::string> trimming_notes(const core::Machine& m);
+// True when trimming_notes is not empty.
 bool input_trimmed(const core::Machine& m);
 // True when the reading is known and true.
 inline bool known_true(const core::Reading<bool>& r) { return r.known() && r.value(); }

@@ -30,6 +30,8 @@ core::ExitCode judge_and_render(const std::string& command, const core::Machine&
   if (!runs.collectives.empty() || !runs.bandwidth.empty()) {
     analysis::judge_benchmark_coverage(runs.collectives, runs.bandwidth, runs.machine_described, assessment);
   }
+  // A description that shows nothing the rules judge (only NVLink traffic or firmware) is no pass.
+  if (runs.collectives.empty() && runs.bandwidth.empty()) analysis::judge_machine_coverage(machine, assessment);
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::MachineReport report{command, machine, assessment, verdict};
   if (json) {

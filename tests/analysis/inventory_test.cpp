@@ -44,13 +44,52 @@ TEST(GpuMissing, IndexGapsWithoutAttachedCountWarn) {
   EXPECT_EQ(f[0].message, "The input lists 3 GPUs but their indices run to 7: GPUs 2-6 not shown");
 }
 
-TEST(GpuMissing, IndexGapsExplainedByAnElisionAreNotMissing) {
-  // nvidia-smi nvlink -s with "...." where the author cut GPUs 0-2 (corpus: azhpc-diagnostics #73).
-  auto m = machine(4, kH100);
+TEST(GpuMissing, ElidedGpusWithoutAttachedCountWarnLikeATrimmedQuery) {
+  // nvidia-smi nvlink -s with "...." where the author cut GPUs 2-6 (fixture 8x-h800-nvlink-status-
+  // 8links-gpus2-6-elided.txt): the same warning as a trimmed -q -x, naming the elided GPUs.
+  auto m = machine(8, kH100);
   m.attached_gpus = core::Reading<int>::absent("nvidia-smi nvlink -s does not state it");
-  m.gpus.erase(m.gpus.begin(), m.gpus.begin() + 3);
-  m.notes.push_back("GPUs 0-2 elided in input (\"...\" on line 1)");
-  EXPECT_TRUE(with_code(judge(m), "gpu_missing").empty());
+  m.gpus.erase(m.gpus.begin() + 2, m.gpus.begin() + 7);
+  m.notes.push_back("GPUs 2-6 elided in input (\"...\" on line 19)");
+  const auto f = with_code(judge(m), "gpu_missing");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::warn);
+  EXPECT_EQ(f[0].gpus, (std::vector<int>{2, 3, 4, 5, 6}));
+  EXPECT_EQ(f[0].message,
+            "The input lists 3 GPUs but their indices run to 7 (GPUs 2-6 not shown: at least 8 GPUs); it was trimmed "
+            "(GPUs 2-6 elided in input (\"...\" on line 19)), so the missing ones cannot be judged");
+}
+
+TEST(GpuMissing, InputCutShortWarnsThatGpusMayBeMissing) {
+  // The parsers' words for a cut paste: the default table, nvlink -R/-s, a -q.
+  for (const std::string note : {"x.txt: the table is cut short; the last GPU block is incomplete",
+                                 "x.txt: GPU 1 lists 2 of the 18 NVLink ports GPU 0 lists: the input looks cut after line 23",
+                                 "x.txt: line 23: the input ends in a cut line (\"Link 2\") under GPU 1",
+                                 "x.txt: line 17: the input ends inside the header of GPU 2 (\"GPU 2: NVIDIA GB200\")"}) {
+    auto m = machine(2, kH100);
+    m.attached_gpus = core::Reading<int>::absent("not in input");
+    m.notes.push_back(note);
+    const auto f = with_code(judge(m), "gpu_missing");
+    ASSERT_EQ(f.size(), 1u) << note;
+    EXPECT_EQ(f[0].severity, Severity::warn);
+    EXPECT_TRUE(f[0].gpus.empty());
+    EXPECT_NE(f[0].message.find("The input lists 2 GPUs; more may be attached; it was trimmed (" + note), std::string::npos);
+  }
+  // A file name is not a note about the input: "...-truncated.txt is nvidia-smi nvlink -R".
+  auto named = machine(2, kH100);
+  named.attached_gpus = core::Reading<int>::absent("not in input");
+  named.notes.push_back("corpus/other/x-truncated.txt is nvidia-smi nvlink -R: it does not show which links are up");
+  named.notes.push_back("x-elided.txt: GPU 0: NVLE: disabled");
+  EXPECT_TRUE(with_code(judge(named), "gpu_missing").empty());
+  // A topo -m cut short still names every GPU in its header: not a trimmed GPU list.
+  auto topo = machine(2, kH100);
+  topo.attached_gpus = core::Reading<int>::absent("not in input");
+  topo.notes.push_back("nvidia-smi topo -m cut short: 1 of 2 GPU rows complete; links of GPU 1 unknown");
+  EXPECT_TRUE(with_code(judge(topo), "gpu_missing").empty());
+  // Every attached GPU listed: the trim left no GPU out.
+  auto all = machine(2, kH100);
+  all.notes.push_back("processes trimmed");
+  EXPECT_TRUE(with_code(judge(all), "gpu_missing").empty());
 }
 
 TEST(GpuMissing, ExpectedCountDiffers) {
@@ -72,7 +111,9 @@ TEST(GpuMissing, NothingToJudgeWhenAttachedUnknown) {
   m.notes.push_back("output trimmed by the vendor");
   Expectations e;
   e.gpu_count = 8;
-  EXPECT_TRUE(with_code(judge(m, e), "gpu_missing").empty());  // a trimmed input cannot be counted
+  const auto f = with_code(judge(m, e), "gpu_missing");  // a trimmed input cannot be counted: no fail
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::warn);
 }
 
 TEST(MixedInventory, V100VbiosEvenSplitNamesBothGroups) {
