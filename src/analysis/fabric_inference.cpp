@@ -1,4 +1,5 @@
-// fabric_for: machine picture first, else an HGX board inferred from the log's device list;
+// fabric_for: machine picture first, else an HGX board inferred from the log's device list, else
+// the class the headline gave the log's GPUs;
 // node_fabric_for: the same per node of a multi-node log, from its Rank lines grouped by host.
 #include "analysis/fabric_inference.hpp"
 
@@ -50,6 +51,12 @@ Fabric fabric_for(const std::vector<std::string>& devices, int ranks, int nodes,
     f.per_gpu_gbps = f.model->nvlink_links * *f.model->nvlink_link_gbps;
     f.inferred = fmt::format("inferred from the log: 8x {} on one node is an HGX board with NVSwitch; ",
                              f.model->display_name);
+  } else if (ic.cls != core::InterconnectClass::unknown && nodes <= 1) {
+    // The headline classified the GPUs the log names (PCIe only when no model of them has
+    // NVLink, from the catalogue): one story per report. The per-GPU rate stays the board's.
+    f.cls = ic.cls;
+    f.per_gpu_gbps = core::Reading<double>::absent("a log alone does not show the per-GPU link rate");
+    f.inferred = fmt::format("{} as the interconnect line says ({}); ", core::to_string(ic.cls), ic.reasoning);
   }
   return f;
 }

@@ -61,6 +61,28 @@ TEST(Collectives, SmallSweepsMultiNodeAndPcieAreNotJudged) {
                         "busbw_below_expected").empty());
 }
 
+TEST(Collectives, ALogAloneKeepsTheHeadlineInterconnect) {
+  // Review r4 finding 7: 6x RTX 4090 nccl-tests log, no machine description. The headline says
+  // pcie_only (no model of them has NVLink); the collective judge must not call it unknown.
+  core::Machine from_log;
+  for (int i = 0; i < 6; ++i) {
+    core::Gpu g;
+    g.index = i;
+    g.name = std::string("NVIDIA GeForce RTX 4090");
+    from_log.gpus.push_back(g);
+  }
+  auto a = judge(from_log);
+  ASSERT_EQ(a.interconnect.cls, core::InterconnectClass::pcie_only) << a.interconnect.reasoning;
+  judge_collectives({run("all_reduce", 6, 24.5, 8ull << 30, "NVIDIA GeForce RTX 4090")}, core::Machine{}, catalog(), a);
+  ASSERT_EQ(a.collectives.size(), 1u);
+  const auto& basis = a.collectives[0].expected_basis;
+  EXPECT_EQ(basis.find("interconnect is unknown"), std::string::npos) << basis;
+  EXPECT_NE(basis.find("pcie_only"), std::string::npos) << basis;
+  const auto f = with_code(a, "collective_not_judged");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].message.find("interconnect is unknown"), std::string::npos) << f[0].message;
+}
+
 TEST(Collectives, DescribedMachineGivesTheEnvelope) {
   auto m = machine(8, kH100);
   m.links = nv_mesh(8, 18);

@@ -85,5 +85,14 @@ TEST(AnalyzeCoverage, InputsThatJudgeNothingAreIncomplete) {
   EXPECT_EQ(json::parse(s.out)["unverified"].dump().find("the machine was not judged"), std::string::npos) << s.out;
 }
 
+TEST(AnalyzeCoverage, OneInterconnectStoryPerReport) {
+  // Review r4 finding 7: the headline says PCIe only (RTX 4090 has no NVLink); the collective
+  // judge must not say the interconnect is unknown.
+  const auto r = run_cli({"analyze", fixture("nccl/6x-rtx4090-pcie-p2p-patched-allreduce-single-size.txt")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(r.out.find("class: pcie_only"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("interconnect is unknown"), std::string::npos) << r.out;
+}
+
 }  // namespace
 }  // namespace gpuvet::testing
