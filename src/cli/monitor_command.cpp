@@ -10,6 +10,7 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
+#include <ctime>
 #include <filesystem>
 #include <memory>
 
@@ -153,6 +154,26 @@ void read_lag_causes(const MonitorOptions& o, const telemetry::HistoryGpuMatch& 
   config.lag_causes = monitor::lag_causes(analysis::judge_machine(*machine, catalog::gpu_catalog(), {}), index_of);
 }
 
+// "20260101T000000Z": the suffix of a history moved aside.
+std::string utc_stamp(std::int64_t unix_ms) {
+  const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  return fmt::format("{:04}{:02}{:02}T{:02}{:02}{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+// The journal line of a history moved aside: each new card and each card gone, by UUID.
+std::string replacement_note(const std::string& db, const telemetry::ReplacedCards& r, const std::string& moved_to) {
+  const auto list = [](const std::vector<core::BurninGpu>& gpus) {
+    std::vector<std::string> out;
+    for (const auto& g : gpus) out.push_back(fmt::format("GPU {} {}", g.index, g.uuid.known() ? *g.uuid : "no UUID"));
+    return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
+  };
+  return fmt::format("a card replaced or added: {} not in the history {}; of the history not enumerated now: {}; that "
+                     "history is moved aside to {} (kept whole: gpuvet trend/report --db read it) and a new history starts in {}",
+                     list(r.new_cards), db, list(r.gone), moved_to, db);
+}
+
 core::Result<std::unique_ptr<api::TelemetrySource>> open_source(const MonitorOptions& o) {
   if (o.sim_profile.empty()) {
     if (!o.faults.empty()) return core::usage_error("--fault needs --sim PROFILE: faults are overlays on a simulated machine");
@@ -217,13 +238,23 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
 
   platform::SteadyClock wall;
   const std::string db = !o.db.empty() ? o.db : simulated ? ":memory:" : "gpuvet-monitor.db";
-  const bool exists = db != ":memory:" && std::filesystem::exists(db);
+  bool exists = db != ":memory:" && std::filesystem::exists(db);
+  // A card replaced (RMA) or added since the history began: that history is moved aside, kept
+  // whole, and a new one starts (docs/monitor.md "Which GPU is which after a restart").
+  std::optional<telemetry::ReplacedCards> replaced;
+  if (exists) {
+    auto recorded = telemetry::read_monitor_history_gpus(db);
+    if (!recorded) return recorded.error();
+    replaced = telemetry::replaced_cards(*recorded, *gpus);
+    if (replaced) exists = false;
+  }
   telemetry::StoreOptions store_options;
   store_options.purpose = "monitor";
   store_options.fsync_each_commit = false;  // NORMAL: a killed daemon loses nothing committed; power loss the last second
   store_options.keyframe_every_s = std::min(3600.0, config.retention.raw_s / 4);
   store_options.interval_s = config.interval_s;  // a history continued with another --interval is refused
   std::unique_ptr<telemetry::TelemetryStore> store;
+  std::string replaced_note;  // logged once the journal is open
   // Which card is which: the history's numbering, matched by UUID (the same as the source's
   // unless a GPU fell off the bus and the driver renumbered the others).
   telemetry::HistoryGpuMatch match = telemetry::same_numbering(*gpus);
@@ -265,6 +296,11 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     if (!reopened) return reopened.error();
     store = std::move(reopened).value();
   } else {
+    if (replaced) {
+      auto moved = telemetry::move_history_aside(db, utc_stamp(wall.unix_ms()));
+      if (!moved) return moved.error();
+      replaced_note = replacement_note(db, *replaced, *moved);
+    }
     core::BurninRunInfo run;
     run.source = simulated ? "monitor, simulated: " + o.sim_profile : "monitor (NVML)";
     run.simulated = simulated;
@@ -305,6 +341,7 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   monitor::MonitorHttpServer server(*address, board, http_options);
   auto port = server.start();
   if (!port) return port.error().with_context("starting the endpoint");
+  if (!replaced_note.empty()) log.warning(replaced_note);
   log.info(fmt::format("serving /metrics, /alerts and /healthz on {}", server.describe()));
   if (config.baseline) {
     // A GPU the bundle has no burn-in results for is not compared: say so, it is not a pass.

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <set>
+#include <system_error>
+
+#include <unistd.h>
 
 namespace gpuvet::telemetry {
 
@@ -86,6 +89,47 @@ core::Result<HistoryGpuMatch> match_history_gpus(const std::string& path, const 
     sorted.source_index.push_back(m.source_index[i]);
   }
   return sorted;
+}
+
+std::optional<ReplacedCards> replaced_cards(const std::vector<core::BurninGpu>& history, const std::vector<core::BurninGpu>& present) {
+  if (!all_have_uuids(history) || !all_have_uuids(present)) return std::nullopt;
+  const auto in = [](const std::vector<core::BurninGpu>& list, const core::BurninGpu& g) {
+    return std::any_of(list.begin(), list.end(), [&](const core::BurninGpu& x) { return *x.uuid == *g.uuid; });
+  };
+  ReplacedCards r;
+  bool common = false;
+  for (const auto& g : present) {
+    if (in(history, g)) {
+      common = true;
+    } else {
+      r.new_cards.push_back(g);
+    }
+  }
+  if (!common || r.new_cards.empty()) return std::nullopt;
+  for (const auto& h : history) {
+    if (!in(present, h)) r.gone.push_back(h);
+  }
+  return r;
+}
+
+core::Result<std::string> move_history_aside(const std::string& path, const std::string& stamp) {
+  const std::string target = path + ".replaced-" + stamp;
+  std::vector<std::pair<std::string, std::string>> moves{{path, target}};
+  for (const char* side : {"-wal", "-shm"}) {
+    if (::access((path + side).c_str(), F_OK) == 0) moves.emplace_back(path + side, target + side);
+  }
+  std::vector<std::string> linked;
+  for (const auto& [from, to] : moves) {
+    if (::link(from.c_str(), to.c_str()) != 0) {
+      const std::string why = std::generic_category().message(errno);
+      for (const auto& l : linked) ::unlink(l.c_str());  // only the new names: the history is as it was
+      return core::input_error(fmt::format("{}: cannot move the history aside to {} ({}); move it yourself or give another --db",
+                                           from, to, why));
+    }
+    linked.push_back(to);
+  }
+  for (const auto& [from, to] : moves) ::unlink(from.c_str());  // each is reachable under its new name
+  return target;
 }
 
 }  // namespace gpuvet::telemetry

@@ -3,6 +3,7 @@
 // renumbers the others, so NVML's index 2 may be the card the history knows as GPU 3.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,25 @@ HistoryGpuMatch same_numbering(const std::vector<core::BurninGpu>& present);
 // can be missing then). Errors: bad_input "holds the history of other GPUs" naming why.
 core::Result<HistoryGpuMatch> match_history_gpus(const std::string& path, const std::vector<core::BurninGpu>& history,
                                                  const std::vector<core::BurninGpu>& present);
+
+// A card replaced (RMA) or added since the history began: every UUID known on both sides, at
+// least one present GPU in the history and at least one not (so not another machine). `new_cards`
+// are present GPUs the history does not have, `gone` the history's GPUs not present. nullopt when
+// match_history_gpus would not refuse for that reason.
+struct ReplacedCards {
+  std::vector<core::BurninGpu> new_cards;
+  std::vector<core::BurninGpu> gone;
+};
+std::optional<ReplacedCards> replaced_cards(const std::vector<core::BurninGpu>& history, const std::vector<core::BurninGpu>& present);
+
+// Moves the history at `path` (and its -wal and -shm beside it) to `path`.replaced-`stamp`, by
+// hard link then unlink: never overwrites (an existing target is an error, bad_input) and never
+// deletes data. Returns the new path. Errors name the file and the system's reason.
+core::Result<std::string> move_history_aside(const std::string& path, const std::string& stamp);
+
+// The GPUs recorded in the monitor history at `path`, after the read-only checks of reopen
+// (a gpuvet monitor history of a readable schema, not corrupt); defined in telemetry_history.cpp.
+core::Result<std::vector<core::BurninGpu>> read_monitor_history_gpus(const std::string& path);
 
 // The checks TelemetryStore::reopen makes before it writes (a monitor history of a schema this
 // gpuvet reads, not corrupt, of these GPUs), through a read-only connection, and the match: for

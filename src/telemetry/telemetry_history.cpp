@@ -114,6 +114,21 @@ std::optional<core::Error> run_sql(Database& db, const std::string& sql, Bind&& 
 
 }  // namespace
 
+core::Result<std::vector<core::BurninGpu>> read_monitor_history_gpus(const std::string& path) {
+  auto opened = Database::open(path, Database::Mode::read_only);
+  if (!opened) return opened.error();
+  Database& d = *opened.value();
+  std::string purpose;
+  int version = kSchemaVersion;
+  if (auto e = check_schema(d, &purpose, &version)) return *e;
+  if (purpose != "monitor") {
+    return core::input_error(fmt::format("{}: a gpuvet {} database, not a monitor history; give another --db", path,
+                                         purpose == "burnin" ? "burn-in" : purpose));
+  }
+  if (auto e = check_not_corrupt(d)) return *e;
+  return read_history_gpus(d);
+}
+
 core::Result<HistoryGpuMatch> inspect_monitor_history(const std::string& path, const std::vector<core::BurninGpu>& gpus) {
   int version = kSchemaVersion;
   return inspect_history(path, gpus, version);

@@ -38,6 +38,27 @@ PY
 "$gpuvet" report --db "$dir/miss.db" >/dev/null 2>"$dir/err"
 [ $? -le 3 ] || fail "report --db on the continued history"
 
+# Review r3 finding 4: a card replaced (RMA) since the history began: the history is moved aside
+# whole (with its -wal), a <4> journal line names both UUIDs, and a new history starts (exit 0).
+cp "$dir/h.db" "$dir/swap.db"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE gpus SET uuid='GPU-00000000-dead-beef-0000-000000000003' WHERE idx=3\"); c.commit()" "$dir/swap.db"
+cp "$dir/swap.db" "$dir/swap.copy"
+monitor --sim hgx-h100-8x --duration 1m --db "$dir/swap.db" || fail "a replaced card: exit $?, expected 0"
+grep -q "continuing the history" "$dir/err" && fail "a replaced card: says it continued the history"
+grep -q "^<4>gpuvet: a card replaced or added: GPU 3 $uuid3 not in the history $dir/swap.db; of the history not enumerated now: GPU 3 GPU-00000000-dead-beef-0000-000000000003; that history is moved aside to $dir/swap.db.replaced-[0-9]\{8\}T[0-9]\{6\}Z" "$dir/err" \
+  || fail "a replaced card: journal line"
+aside="$(ls "$dir"/swap.db.replaced-*Z)"
+cmp -s "$aside" "$dir/swap.copy" || fail "the replaced history was changed when moved aside"
+python3 - "$dir/swap.db" "$uuid3" <<'PY' || fail "a replaced card: the new history"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+assert db.execute("SELECT count(*) FROM segments").fetchone()[0] == 1
+assert db.execute("SELECT uuid FROM gpus WHERE idx=3").fetchone()[0] == sys.argv[2]
+PY
+# The same restart again continues the new history (nothing moved aside twice).
+monitor --sim hgx-h100-8x --duration 1m --db "$dir/swap.db" || fail "restart on the new history: exit $?"
+[ "$(ls "$dir"/swap.db.replaced-* | wc -l)" = 1 ] || fail "a second history moved aside"
+
 # A history of another machine (no UUID in common) is still refused.
 monitor --sim l40s-8x --duration 1m --db "$dir/l40.db" || fail "l40s run: exit $?"
 cp "$dir/l40.db" "$dir/other.db"
