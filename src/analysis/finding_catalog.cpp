@@ -223,9 +223,10 @@ const std::vector<FindingInfo>& finding_catalog() {
        "per minute): warn, fail when replays or recoveries grew by more than 1 or CRC errors reached 100 "
        "per second (DCGM's limits).",
        "Run nvidia-smi nvlink -e; ask the provider to reseat or replace the GPU, cable or baseboard."},
-      {"pcie_replays", Severity::warn, "PCIe replays during the burn-in",
-       "A GPU's PCIe replay counter grew during the burn-in: warn above 8 replays per minute (DCGM's "
-       "limit), information below.",
+      {"pcie_replays", Severity::warn, "PCIe replays",
+       "A GPU's PCIe replay counter grew during the burn-in or the monitor: warn above 8 replays per minute "
+       "(DCGM's limit), information below. In a pasted nvidia-smi -q (Replays Since Reset) any non-zero "
+       "count warns: a static paste shows a count since the last reset, not a rate.",
        "Reseat the card or riser; check lspci -vv for AER errors and the PCIe link width and speed."},
       {"compute_miscompare", Severity::fail, "GEMM results differ from the reference",
        "During a burn-in, a GPU computed matrix products that differ from the reference: words of a result "

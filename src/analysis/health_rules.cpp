@@ -70,11 +70,26 @@ void check_memory_health(const core::Gpu& gpu, std::vector<core::Finding>& out) 
   }
 }
 
+// A count since the last reset (nvidia-smi -q "Replays Since Reset"): no time base, so no rate to
+// hold against DCGM's 8 per minute (the burn-in and the monitor have one); any replay warns.
+void check_pcie_replays(const core::Gpu& gpu, std::vector<core::Finding>& out) {
+  if (!gpu.pcie.replays || *gpu.pcie.replays <= 0) return;
+  const int n = *gpu.pcie.replays;
+  auto f = make_finding(code::pcie_replays, Severity::warn, {gpu.index},
+                        fmt::format("GPU {} shows {} PCIe replay{} since the last reset; a static paste shows a count, "
+                                    "not the rate DCGM's limit (8 per minute) is about: run gpuvet monitor or burn-in "
+                                    "to see whether it grows",
+                                    gpu.index, n, n == 1 ? "" : "s"));
+  f.evidence = {{"replays_since_reset", std::to_string(n)}};
+  out.push_back(std::move(f));
+}
+
 }  // namespace
 
 std::vector<core::Finding> check_health(const RuleContext& ctx) {
   std::vector<core::Finding> out;
   for (const auto& gpu : ctx.machine.gpus) check_memory_health(gpu, out);
+  for (const auto& gpu : ctx.machine.gpus) check_pcie_replays(gpu, out);
 
   // GPUs with the same active reasons share one finding.
   std::map<std::vector<std::string>, std::vector<int>> by_reasons;

@@ -38,6 +38,7 @@ struct PcieLink {
   Reading<int> gen_max;          // max possible with this GPU in this slot
   Reading<int> width_current;
   Reading<int> width_max;
+  Reading<int> replays = Reading<int>::absent("not read");  // "Replays Since Reset" (nvidia-smi -q): a count, no rate
 };
 
 // Memory health counters as nvidia-smi -q and NVML report them.

@@ -32,9 +32,9 @@ struct GpuField {
   std::string_view na_reason = {};  // replaces the reason when the value is "N/A"
 };
 
-const std::array<GpuField, 29>& gpu_fields() {
+const std::array<GpuField, 30>& gpu_fields() {
   using core::Gpu;
-  static const std::array<GpuField, 29> kFields = {{
+  static const std::array<GpuField, 30> kFields = {{
       {"name", {"Product Name"}, {"product_name"}, Shape::text,
        [](Gpu& g) -> core::Reading<std::string>& { return g.name; }},
       {"uuid", {"GPU UUID"}, {"uuid"}, Shape::text,
@@ -65,6 +65,8 @@ const std::array<GpuField, 29>& gpu_fields() {
        [](Gpu& g) -> core::Reading<int>& { return g.pcie.width_current; }},
       {"pcie.width_max", {"PCI/GPU Link Info/Link Width/Max"}, {"pci/pci_gpu_link_info/link_widths/max_link_width"},
        Shape::link_width, [](Gpu& g) -> core::Reading<int>& { return g.pcie.width_max; }},
+      {"pcie.replays", {"PCI/Replays Since Reset"}, {"pci/replay_counter"}, Shape::integer,
+       [](Gpu& g) -> core::Reading<int>& { return g.pcie.replays; }},
       // Drivers before ~510 print "Power Readings/Power Limit" (XML power_readings/power_limit).
       {"power_limit_w",
        {"GPU Power Readings/Current Power Limit", "Power Readings/Current Power Limit", "Power Readings/Power Limit"},

@@ -6,6 +6,19 @@
 namespace gpuvet::analysis::testing {
 namespace {
 
+TEST(PcieReplays, ACountInAStaticPasteWarnsAndSaysItIsNoRate) {
+  auto m = machine(8, kH100);
+  EXPECT_TRUE(with_code(judge(m), "pcie_replays").empty());  // unknown is not judged
+  m.gpus[0].pcie.replays = 7;  // the 8x H100 -q fixture's GPU 0
+  m.gpus[1].pcie.replays = 0;
+  const auto f = with_code(judge(m), "pcie_replays");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, core::Severity::warn);
+  EXPECT_EQ(f[0].gpus, (std::vector<int>{0}));
+  EXPECT_NE(f[0].message.find("GPU 0 shows 7 PCIe replays since the last reset"), std::string::npos) << f[0].message;
+  EXPECT_NE(f[0].message.find("not the rate"), std::string::npos);
+}
+
 using core::Severity;
 
 TEST(Health, RemapPendingFails) {
