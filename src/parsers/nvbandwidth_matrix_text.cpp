@@ -67,4 +67,21 @@ core::Result<bool> append_matrix_row(const Line& line, const MatrixRowSpec& spec
   return true;
 }
 
+bool append_row_cut_in_last_cell(const Line& line, const MatrixRowSpec& spec, core::BandwidthMatrix& m,
+                                 const std::string& file_name) {
+  const auto cells = split_ws(line.text);
+  if (cells.size() != spec.columns + 1) return false;
+  // "375.6" of "375.61": the integer part is whole, the value off by less than its last digit: kept.
+  const auto dot = cells.back().find('.');
+  if (dot != std::string::npos && dot + 1 < cells.back().size()) return false;
+  const auto last = line.text.rfind(cells.back());
+  if (last == std::string::npos) return false;
+  Line whole = line;
+  whole.text = line.text.substr(0, last) + "1";  // a stand-in the next line makes absent
+  const auto rows = m.values.size();
+  if (!append_matrix_row(whole, spec, m, file_name) || m.values.size() != rows + 1 || m.values.back().empty()) return false;
+  m.values.back().back() = core::Reading<double>::absent("the paste ends inside this value");
+  return true;
+}
+
 }  // namespace gpuvet::parsers

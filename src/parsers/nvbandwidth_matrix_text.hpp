@@ -35,4 +35,12 @@ struct MatrixRowSpec {
 core::Result<bool> append_matrix_row(const Line& line, const MatrixRowSpec& spec, core::BandwidthMatrix& m,
                                      const std::string& file_name);
 
+// The input's last line, with no line end after it, may stop inside its last number ("37" of
+// "375.61"): a row of the full cell count whose last cell has no decimal digit is appended with
+// that cell absent ("the paste ends inside this value"). False (m unchanged) when the last cell
+// has a decimal digit ("375.6": its integer part is whole, kept as printed), the row is not of
+// the full count, or it does not parse: the caller treats it as any other row.
+bool append_row_cut_in_last_cell(const Line& line, const MatrixRowSpec& spec, core::BandwidthMatrix& m,
+                                 const std::string& file_name);
+
 }  // namespace gpuvet::parsers

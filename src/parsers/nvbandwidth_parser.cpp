@@ -106,7 +106,8 @@ std::string pci_id_of(std::string_view name) {
 
 class Walker {
  public:
-  Walker(const std::vector<Line>& lines, const std::string& file) : lines_(lines), file_(file) {
+  Walker(const std::vector<Line>& lines, const std::string& file, bool ends_open)
+      : lines_(lines), file_(file), ends_open_(ends_open) {
     run_.tool = kTool;
     run_.source = fmt::format("nvbandwidth ({})", file);
     run_.tool_version = core::Absent{"no \"nvbandwidth Version\" line in this output"};
@@ -122,6 +123,16 @@ class Walker {
       i = next.value();
     }
     if (!running_.empty() && in_running_ == 0) not_finished(cut_ ? "the paste is cut" : "the output ends");
+    if (run_.matrices.empty() && !saw_testcase_ && (run_.tool_version || !run_.device_names.empty())) {
+      // nvbandwidth's own header and device list, then nothing: a run cut (or pasted) before
+      // its first testcase is an incomplete measurement, not another format.
+      run_.notes.push_back(fmt::format("line {}: the output ends after nvbandwidth's header{}: no testcase is in it, "
+                                       "nothing was measured (cut, or pasted without its results)",
+                                       lines_.back().number,
+                                       run_.device_names.empty() ? std::string()
+                                                                 : fmt::format(" and its {} device line(s)", run_.device_names.size())));
+      return std::move(run_);
+    }
     if (run_.matrices.empty() && !saw_testcase_) {
       const int last = lines_.empty() ? 1 : lines_.back().number;
       return line_error(file_, last,
@@ -250,6 +261,13 @@ class Walker {
     const std::string name = m.testcase.empty() ? quoted(m.title) : m.testcase;
     size_t h = i + 1;
     if (h >= lines_.size()) return h;  // cut after the title: the testcase did not finish
+    if (is_last_line(lines_, i) || is_last_line(lines_, h)) {
+      // The paste ends at the title or inside the column header: the matrix is not in it.
+      run_.notes.push_back(fmt::format("line {}: the paste ends at the title or column header of {}; its matrix is not in it",
+                                       title.number, name));
+      cut_ = true;
+      return lines_.size();
+    }
     const auto header = split_ws(lines_[h].text);
     if (header.empty() || ends_rows(trim(lines_[h].text))) {
       return line_error(file_, lines_[h].number, fmt::format("expected the column header of {} (title on line {})", name, title.number));
@@ -258,6 +276,12 @@ class Walker {
     const MatrixRowSpec spec{kTool, name, header.size(), true, kNa, m.unit};
     size_t k = h + 1;
     for (; k < lines_.size() && !ends_rows(trim(lines_[k].text)); ++k) {
+      if (ends_open_ && k + 1 == lines_.size() && append_row_cut_in_last_cell(lines_[k], spec, m, file_)) {
+        run_.notes.push_back(fmt::format("line {}: the paste ends inside the last value of this row of {} (no line end after "
+                                         "it); that value is not read",
+                                         lines_[k].number, name));
+        continue;
+      }
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
       if (ok) continue;
       // Only a short last row is a cut paste; a complete row with a bad cell stays an error.
@@ -289,6 +313,14 @@ class Walker {
     const bool perf = cells[0] == "&&&&";
     const size_t at = perf ? 2 : 1;
     double v = 0;
+    const size_t next_line = static_cast<size_t>(&line - lines_.data()) + 1;
+    if (cells.size() < at + 2 && is_last_line(lines_, next_line - 1)) {
+      // "SUM host_to_device_me": the paste ends inside the SUM line; the total is not in it.
+      run_.notes.push_back(fmt::format("line {}: the paste ends inside a SUM line ({}); that total is not read", line.number,
+                                       quoted(t)));
+      last_matrix_open_ = false;
+      return next_line;
+    }
     if (cells.size() < at + 2 || cells.size() > at + 3 || !is_key(cells[at]) || !parse_decimal(cells[at + 1], v)) {
       return line_error(file_, line.number, fmt::format("expected \"SUM KEY VALUE\", found {}", quoted(t)));
     }
@@ -333,6 +365,7 @@ class Walker {
 
   const std::vector<Line>& lines_;
   const std::string& file_;
+  bool ends_open_ = false;  // the input's last line has no line end: it may be cut
   core::BandwidthRun run_;
   std::string running_;  // key of the open "Running KEY." testcase
   int running_line_ = 0;
@@ -350,7 +383,9 @@ class Walker {
 core::Result<core::BandwidthRun> parse_nvbandwidth(std::string_view text, const std::string& file_name) {
   try {
     const auto lines = benchmark_lines(text);
-    return Walker(lines, file_name).walk();
+    // Without a line end after it, the last line may stop inside a number ("55.3" of "55.34").
+    const bool ends_open = !text.empty() && text.back() != '\n';
+    return Walker(lines, file_name, ends_open).walk();
   } catch (const std::exception& e) {
     return core::internal_error(fmt::format("{}: parsing nvbandwidth output failed: {}", file_name, e.what()));
   }

@@ -44,7 +44,8 @@ bool is_row_start(std::string_view t) {
 
 class Walker {
  public:
-  Walker(const std::vector<Line>& lines, const std::string& file) : lines_(lines), file_(file) {
+  Walker(const std::vector<Line>& lines, const std::string& file, bool ends_open)
+      : lines_(lines), file_(file), ends_open_(ends_open) {
     run_.tool = kTool;
     run_.source = fmt::format("p2pBandwidthLatencyTest ({})", file);
     run_.tool_version = core::Absent{kNotPrinted};
@@ -126,6 +127,18 @@ class Walker {
     peer_lines_.push_back({a, b, cells[1] == "CAN"});
   }
 
+  // The input's last line is a column header that stops early: a start of "D\\D" / "GPU" / "CPU",
+  // or fewer columns than the devices listed.
+  bool header_is_cut(size_t h, const std::vector<std::string>& header) const {
+    if (!is_last_line(lines_, h) || header.empty()) return false;
+    const std::string_view first = header[0];
+    const bool known = first == "D\\D" || first == "GPU" || first == "CPU";
+    if (!known) {
+      return header.size() == 1 && (starts_with("D\\D", first) || starts_with("GPU", first) || starts_with("CPU", first));
+    }
+    return header.size() < 2 || (!run_.device_names.empty() && header.size() - 1 < run_.device_names.size());
+  }
+
   // Reads the column header at h and the square block of rows after it into m.
   core::Result<size_t> read_block(size_t title_at, size_t h, core::BandwidthMatrix& m, const std::string& name) {
     const auto& title = lines_[title_at];
@@ -134,6 +147,11 @@ class Walker {
       return lines_.size();
     }
     const auto header = split_ws(lines_[h].text);
+    if (header_is_cut(h, header)) {
+      run_.notes.push_back(fmt::format("line {}: the paste ends inside the column header of {} ({}); the matrix is not in it",
+                                       lines_[h].number, name, quoted(trim(lines_[h].text))));
+      return lines_.size();
+    }
     if (header.size() < 2 || (header[0] != "D\\D" && header[0] != "GPU" && header[0] != "CPU")) {
       return line_error(file_, lines_[h].number,
                         fmt::format("expected the column header of {} (\"D\\D 0 1 ...\", \"GPU 0 1 ...\" or \"CPU 0 1 ...\"), found {}",
@@ -148,6 +166,12 @@ class Walker {
     const MatrixRowSpec spec{kTool, name, n, false, "", m.unit};
     size_t k = h + 1;
     for (; k < lines_.size() && is_row_start(lines_[k].text); ++k) {
+      if (ends_open_ && k + 1 == lines_.size() && append_row_cut_in_last_cell(lines_[k], spec, m, file_)) {
+        run_.notes.push_back(fmt::format("line {}: the paste ends inside the last value of this row of {} (no line end after "
+                                         "it); that value is not read",
+                                         lines_[k].number, name));
+        continue;
+      }
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
       if (ok) continue;
       // Only a short last row is a cut paste; a complete row with a bad cell stays an error.
@@ -174,6 +198,11 @@ class Walker {
     core::BandwidthMatrix m;
     auto next = read_block(i, i + 1, m, kConnectivity);
     if (!next || m.values.size() != m.column_labels.size()) return next;  // cut: access stays unknown
+    for (const auto& row : m.values) {
+      for (const auto& cell : row) {
+        if (!cell.known()) return next;  // its last value cut by the paste: access stays unknown
+      }
+    }
     std::vector<std::vector<bool>> access;
     for (size_t r = 0; r < m.values.size(); ++r) {
       access.emplace_back();
@@ -256,6 +285,7 @@ class Walker {
 
   const std::vector<Line>& lines_;
   const std::string& file_;
+  bool ends_open_ = false;  // the input's last line has no line end: it may be cut
   core::BandwidthRun run_;
   std::vector<PeerLine> peer_lines_;
   std::optional<std::vector<std::vector<bool>>> connectivity_;
@@ -266,7 +296,9 @@ class Walker {
 core::Result<core::BandwidthRun> parse_p2p_test(std::string_view text, const std::string& file_name) {
   try {
     const auto lines = benchmark_lines(text);
-    return Walker(lines, file_name).walk();
+    // Without a line end after it, the last line may stop inside a number ("55.3" of "55.34").
+    const bool ends_open = !text.empty() && text.back() != '\n';
+    return Walker(lines, file_name, ends_open).walk();
   } catch (const std::exception& e) {
     return core::internal_error(fmt::format("{}: parsing p2pBandwidthLatencyTest output failed: {}", file_name, e.what()));
   }

@@ -28,7 +28,18 @@ std::string cut_fixture(const std::string& relative, std::size_t bytes) {
   return path;
 }
 
-bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// The report wraps long lines: compare with every run of blanks and line ends made one space.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    const bool blank = c == ' ' || c == '\n';
+    if (blank && !out.empty() && out.back() == ' ') continue;
+    out.push_back(blank ? ' ' : c);
+  }
+  return out;
+}
+
+bool mentions(const std::string& text, const std::string& part) { return flat(text).find(flat(part)) != std::string::npos; }
 
 // The 4x A100 -q cut at 60 %: GPU 1's pending row remap still fails the machine, GPU 3 (after the
 // cut) is a gpu_missing warning and the note names the cut.
@@ -68,6 +79,24 @@ TEST(AnalyzeCutPaste, CutLastRankLineMakesNoNewModelOrHost) {
   EXPECT_FALSE(mentions(by_host.out, "2 nodes")) << by_host.out;
   EXPECT_FALSE(mentions(by_host.out, "n: 1 GPU")) << by_host.out;
   EXPECT_TRUE(mentions(by_host.out, "Host node03")) << by_host.out;
+}
+
+// nvbandwidth cut after its device list, p2pBandwidthLatencyTest cut inside a matrix header:
+// incomplete measurements (exit 3) naming what is missing, like a header-only nccl-tests log.
+TEST(AnalyzeCutPaste, BenchmarkCutBeforeItsResultsIsIncomplete) {
+  const std::string nvb = "corpus/nvbandwidth/8x-a100-sxm4-80gb-d2d-read-ce-assert-pattern-v0.7-nvbandwidth-34.txt";
+  const std::string nvb_text = read(fixture(nvb));
+  const auto nvb_run = run_cli({"analyze", cut_fixture(nvb, nvb_text.find("Running"))});
+  EXPECT_EQ(nvb_run.exit_code, 3) << nvb_run.out << nvb_run.err;
+  EXPECT_TRUE(mentions(nvb_run.out, "no measured value")) << nvb_run.out;
+
+  const std::string p2p = "p2p/4x-rtx6000ada-pcie-asus-esc8000a.txt";
+  const std::string p2p_text = read(fixture(p2p));
+  const auto header = p2p_text.find("D\\D");
+  ASSERT_NE(header, std::string::npos);
+  const auto p2p_run = run_cli({"analyze", cut_fixture(p2p, header + 12)});
+  EXPECT_EQ(p2p_run.exit_code, 3) << p2p_run.out << p2p_run.err;
+  EXPECT_TRUE(mentions(p2p_run.out, "no measured value")) << p2p_run.out;
 }
 
 }  // namespace
