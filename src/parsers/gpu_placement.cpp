@@ -1,6 +1,8 @@
 // Placement of positional GPU sections by identity (see gpu_placement.hpp).
 #include "parsers/gpu_placement.hpp"
 
+#include "parsers/machine_merge.hpp"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -10,14 +12,6 @@
 namespace gpuvet::parsers {
 
 namespace {
-
-// "q.txt" out of "nvidia-smi -q (q.txt)"; the whole source when it has no "(...)".
-std::string file_of(const core::Machine& m) {
-  const auto& s = m.source;
-  if (s.empty() || s.back() != ')') return s;
-  const auto open = s.rfind('(');
-  return open == std::string::npos ? s : s.substr(open + 1, s.size() - open - 2);
-}
 
 // What names a GPU whatever its number: the keys another part may know it by.
 std::vector<std::pair<std::string, std::string>> identities(const core::Gpu& g) {
@@ -62,7 +56,7 @@ std::vector<core::Machine> place_positional_gpus(std::vector<core::Machine> part
       for (const auto& id : identities(g)) {
         auto& a = anchors[id];
         a.indices.insert(g.index);
-        if (a.file.empty()) a.file = file_of(parts[p]);
+        if (a.file.empty()) a.file = source_file(parts[p].source);
       }
     }
   }
@@ -71,7 +65,7 @@ std::vector<core::Machine> place_positional_gpus(std::vector<core::Machine> part
   for (size_t p = 0; p < parts.size(); ++p) {
     if (!partial[p]) continue;
     auto& part = parts[p];
-    const std::string file = file_of(part);
+    const std::string file = source_file(part.source);
     const std::string shows = part.attached_gpus.known()
                                   ? fmt::format("{} of {} GPU sections", part.gpus.size(), *part.attached_gpus)
                                   : fmt::format("{} GPU section(s) where other inputs list more GPUs", part.gpus.size());

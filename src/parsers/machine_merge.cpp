@@ -15,13 +15,7 @@ namespace gpuvet::parsers {
 
 namespace {
 
-// "topo.txt" out of "nvidia-smi topo -m (topo.txt)"; the whole source when it has no "(...)".
-std::string file_of(const core::Machine& m) {
-  const auto& s = m.source;
-  if (s.empty() || s.back() != ')') return s;
-  const auto open = s.rfind('(');
-  return open == std::string::npos ? s : s.substr(open + 1, s.size() - open - 2);
-}
+std::string file_of(const core::Machine& m) { return source_file(m.source); }
 
 std::vector<int> indices_of(const core::Machine& m) {
   std::vector<int> out;
@@ -317,9 +311,9 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& given) {
 }  // namespace
 
 std::string source_file(const std::string& source) {
-  core::Machine m;
-  m.source = source;
-  return file_of(m);
+  if (source.empty() || source.back() != ')') return source;
+  const auto open = source.rfind('(');
+  return open == std::string::npos ? source : source.substr(open + 1, source.size() - open - 2);
 }
 
 core::Result<core::Machine> merge_machines(const std::vector<core::Machine>& parts) {
