@@ -16,8 +16,6 @@ namespace {
 using burnin::GpuState;
 
 constexpr std::uint64_t kThermal = core::clocks_event::throttling;
-constexpr std::uint64_t kWatched[] = {core::clocks_event::hw_slowdown, core::clocks_event::sw_thermal_slowdown,
-                                      core::clocks_event::hw_thermal_slowdown, core::clocks_event::hw_power_brake};
 
 std::optional<double> opt(const core::Reading<double>& r) { return r.known() ? std::optional<double>(*r) : std::nullopt; }
 
@@ -46,7 +44,7 @@ void coverage(const burnin::Context& ctx, core::BurninStatus status, BurninAsses
                                        burnin::hms(ctx.run.planned_duration_s)));
   }
   for (const auto& line : ctx.events.stress_errors) a.unverified.push_back(line);
-  const auto& lost = ctx.events.lost_or_79;
+  const auto& lost = ctx.events.lost_or_79;  // said by gpu_lost or xid_event
   for (const auto& gpu : ctx.gpus) {
     auto it = ctx.series.find(gpu.index);
     if (it == ctx.series.end()) {
@@ -90,6 +88,7 @@ struct BurninJudge::State {
   std::vector<std::pair<int, double>> tick_clocks;
   double recorded_s = 0;
   bool monitor = false;       // a monitor's history (is_monitor_history)
+  health::HealthJudge health;
 };
 
 BurninJudge::BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> gpus, BurninThresholds thresholds)
@@ -101,6 +100,7 @@ BurninJudge::BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> g
   st.run = std::move(run);
   st.gpus = std::move(gpus);
   st.thresholds = thresholds;
+  st.health = health::HealthJudge(thresholds.health, st.interval_s);
   // warm-up = min(cap, 10 % of max(planned, last sample)): never later than the cap.
   st.sure_steady_s = thresholds.warmup_s;
 }
@@ -142,25 +142,13 @@ void BurninJudge::on_sample(const core::TelemetrySample& s) {
     }
     if (s.sm_clock_mhz.known()) st.tick_clocks.emplace_back(s.gpu, *s.sm_clock_mhz);
   }
-  if (s.clocks_event_reasons.known()) {
-    for (auto bit : kWatched) {
-      if ((*s.clocks_event_reasons & bit) == 0) continue;
-      auto [t, fresh] = g.throttle.try_emplace(bit, 0.0, s.t_s);
-      t->second.first += st.interval_s;
-    }
-  }
-  burnin::observe_health(g, s);
+  burnin::observe_miscompares(g, s);
+  st.health.on_sample(s);
 }
 
 void BurninJudge::on_event(const core::TelemetryEvent& e) {
   burnin::EventTally& ev = state_->events;
-  if (e.kind == core::TelemetryEventKind::xid) {
-    auto [it, fresh] = ev.xids.try_emplace({e.gpu, e.code});
-    if (fresh) it->second.first_s = e.t_s;
-    it->second.last_s = e.t_s;
-    ++it->second.count;
-  }
-  if (e.kind == core::TelemetryEventKind::gpu_lost) ev.lost.try_emplace(e.gpu, e.t_s);
+  state_->health.on_event(e);
   if (e.kind == core::TelemetryEventKind::gpu_lost || (e.kind == core::TelemetryEventKind::xid && e.code == 79)) {
     ev.lost_or_79.insert(e.gpu);
   }
@@ -189,20 +177,20 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
     g.pending.clear();
   }
 
-  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.interval_s, wall_clock_, st.monitor};
+  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.health, st.interval_s, wall_clock_, st.monitor};
   BurninAssessment a;
   a.recorded_s = st.recorded_s;
-  burnin::event_rule(ctx, a.findings);
+  burnin::health_rule(ctx, a.findings);
+  burnin::safety_stop_rule(ctx, a.findings);
   burnin::miscompare_rule(ctx, a.findings);
-  burnin::straggler_rule(ctx, a.findings);
-  burnin::clock_desync_rule(ctx, a.findings);
-  burnin::thermal_rule(ctx, a.findings);
-  burnin::throttle_rule(ctx, a.findings);
-  if (!st.monitor) burnin::power_rule(ctx, a.findings);  // the users' jobs need not reach the power limit
-  burnin::ecc_rule(ctx, a.findings);
-  burnin::memory_rule(ctx, a.findings);
-  burnin::nvlink_rule(ctx, a.findings);
-  burnin::pcie_rule(ctx, a.findings);
+  // The load rules judge gpuvet's own GEMM load; a monitor's history holds the users' jobs, whose
+  // peers are judged by the trend judge's rules (hotter/slower_than_peers, utilization_below_peers).
+  if (!st.monitor) {
+    burnin::straggler_rule(ctx, a.findings);
+    burnin::clock_desync_rule(ctx, a.findings);
+    burnin::thermal_rule(ctx, a.findings);
+    burnin::power_rule(ctx, a.findings);
+  }
   coverage(ctx, status, a);
   for (const auto& [gpu, s] : series) a.gpus.push_back(summarize(ctx, s));
   return a;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "analysis/health/health_limits.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
 
@@ -23,8 +24,7 @@ struct BurninThresholds {
   double thermal_outlier_c = 10;         // median temperature above the peers' median by this much
   double power_reached_share = 0.90;     // median power under load below this share of the limit
   double warmup_s = 300;                 // left out of steady-state statistics (capped at 10 % of the run)
-  double pcie_replays_per_min = 8;       // DCGM's limit (8 replays per minute)
-  double nvlink_crc_per_s = 100;         // DCGM: CRC errors matter from 100 per second
+  health::HealthLimits health;           // the health judge's (DCGM's NVLink and PCIe limits, held times)
 };
 
 using BurninGpuSummary = core::BurninGpuSummary;

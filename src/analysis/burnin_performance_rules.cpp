@@ -1,6 +1,7 @@
 // Burn-in rules that compare GPUs under the same load: the slow card (straggler_gpu), the card
 // whose clocks fall out of step first (clock_desync), the hot card (thermal_outlier), the card
-// that never reaches its power limit (power_not_reached), and time spent in throttle reasons.
+// that never reaches its power limit (power_not_reached). Time held back by throttle reasons is
+// the health judge's throttle_reasons (analysis/health).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -118,29 +119,6 @@ void power_rule(const Context& ctx, std::vector<core::Finding>& out) {
          {"power_limit_w", format_number(limit, 0)},
          {"threshold", format_number(100 * ctx.thresholds.power_reached_share, 0) + " %"},
          {"window", span(ctx, g.loaded_first_s, g.loaded_last_s)}}));
-  }
-}
-
-void throttle_rule(const Context& ctx, std::vector<core::Finding>& out) {
-  for (const auto& [gpu, s] : ctx.series) {
-    const auto& time = s.throttle;
-    if (time.empty()) continue;
-    const double judged_s = s.last_s - s.first_s + ctx.interval_s;
-    bool hardware = false;
-    std::string parts;
-    std::vector<std::pair<std::string, std::string>> evidence;
-    for (const auto& [bit, entry] : time) {
-      if (bit != core::clocks_event::sw_thermal_slowdown) hardware = true;
-      const std::string name = core::clocks_event_name(bit);
-      parts += fmt::format("{}{} {} ({} % of {}, from {})", parts.empty() ? "" : "; ", name, hms(entry.first),
-                           format_number(100 * entry.first / judged_s, 1),
-                           ctx.wall_clock ? fmt::format("the {} h judged from raw samples", format_number(judged_s / 3600, 1)) : std::string("the run"),
-                           at(ctx, entry.second));
-      evidence.emplace_back(name + "_s", format_number(entry.first, 0));
-      evidence.emplace_back(name + "_first", at(ctx, entry.second));
-    }
-    out.push_back(finding("throttle_reasons", hardware ? core::Severity::fail : core::Severity::warn, {gpu},
-                          fmt::format("GPU {} was held back under load: {}", gpu, parts), std::move(evidence)));
   }
 }
 

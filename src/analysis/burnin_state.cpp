@@ -56,25 +56,6 @@ double Histogram::first_at_or_above(double limit) const {
   return first;
 }
 
-void Growth::add(double t_s, std::uint64_t value) {
-  if (!started) {
-    started = true;
-    first = last = value;
-    from_s = to_s = t_s;
-    return;
-  }
-  if (value > last) {
-    if (first_rise_s < 0) {
-      first_rise_s = t_s;
-      before_rise_s = to_s;
-    }
-    last_rise_s = t_s;
-    ++rises;
-  }
-  last = value;
-  to_s = t_s;
-}
-
 void desync_tick(std::map<int, GpuState>& series, double t_s, std::vector<std::pair<int, double>>& clocks,
                  const BurninThresholds& thresholds, double interval_s) {
   if (clocks.size() < 2) return;
@@ -127,11 +108,6 @@ std::string span(const Context& ctx, double from_s, double to_s) {
 }
 
 std::string_view during(const Context& ctx) { return ctx.wall_clock ? "in the period" : "during the burn-in"; }
-
-std::string growth_text(const Context& ctx, const Growth& g, int decimals) {
-  if (g.rises <= 1) return "once, at " + at(ctx, g.first_rise_s);
-  return fmt::format("{}/min from {} to {}", format_number(g.per_minute(), decimals), at(ctx, g.before_rise_s), at(ctx, g.last_rise_s));
-}
 
 std::string format_number(double value, int decimals) { return fmt::format("{:.{}f}", value, decimals); }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/burnin_judge.hpp"
+#include "analysis/health/health_judge.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
 #include "core/statistics.hpp"
@@ -40,25 +41,6 @@ class Histogram {
   };
   std::map<double, Bin> bins_;
   std::size_t count_ = 0;
-};
-
-// Growth of a cumulative counter: first and last known values, and the first and last sample at
-// which it increased. Fed in time order.
-struct Growth {
-  std::uint64_t first = 0, last = 0;
-  double from_s = 0, to_s = 0;  // span of known values
-  double first_rise_s = -1, last_rise_s = -1;
-  double before_rise_s = -1;    // the known value before the first rise: where the growth began
-  std::size_t rises = 0;        // samples at which it increased
-  bool started = false;
-  void add(double t_s, std::uint64_t value);
-  [[nodiscard]] std::uint64_t delta() const { return last > first ? last - first : 0; }
-  // Over the span it grew (from the reading before its first rise to its last rise, at least a
-  // minute), not over the whole run: a counter that grew for an hour of a week grew at that rate.
-  [[nodiscard]] double per_minute() const {
-    if (rises == 0) return 0;
-    return 60.0 * static_cast<double>(delta()) / std::max(last_rise_s - before_rise_s, 60.0);
-  }
 };
 
 // A loaded sample (TFLOP/s known) seen before the warm-up could be known to have ended: kept until
@@ -91,28 +73,13 @@ struct GpuState {
   std::optional<double> max_temp_c;
   bool any_temp = false;
   std::string first_temp_reason;  // why the first sample had no temperature
-  std::map<std::uint64_t, std::pair<double, double>> throttle;  // bit -> (seconds, first seen)
-  Growth ecc_corrected, ecc_uncorrected, pcie_replays;
-  std::map<int, std::array<Growth, 4>> nvlink;  // link -> crc_flit, crc_data, replay, recovery
   std::uint64_t miscompares = 0;
   double first_miscompare_s = -1;
-  double remap_s = -1, retire_s = -1;
   Episode desync;
-  // Samples in which the GPU gave no reading at all (temperature, power, SM clock, utilization: the
-  // daemon's own test for "answers"): lost at run time or missing since a restart.
-  std::size_t silent_samples = 0;
-  double silent_first_s = -1, silent_last_s = -1;
-  std::string silent_reason;  // the first silent sample's reason
 };
 
-// What the events of a run leave behind.
+// What the events of a run leave behind (Xids and losses: the health judge's).
 struct EventTally {
-  struct Xid {
-    std::size_t count = 0;
-    double first_s = 0, last_s = 0;
-  };
-  std::map<std::pair<int, int>, Xid> xids;  // (gpu, code)
-  std::map<int, double> lost;               // gpu -> first gpu_lost
   std::vector<core::TelemetryEvent> safety_stops;  // in order, except Xid 79 stops
   std::vector<std::string> stress_errors;          // unverified lines, in order
   std::set<int> lost_or_79;
@@ -126,6 +93,7 @@ struct Context {
   const BurninThresholds& thresholds;
   const std::map<int, GpuState>& series;  // only GPUs with samples
   const EventTally& events;
+  const health::HealthJudge& health;
   double interval_s = 1;
   bool wall_clock = false;  // a monitor's history: times as UTC dates, "in the period" for "during the burn-in"
   bool monitor = false;     // a monitor's history: no load of gpuvet's own, no planned duration
@@ -140,27 +108,23 @@ std::string at(const Context& ctx, double t_s);
 std::string span(const Context& ctx, double from_s, double to_s);
 // "during the burn-in" or "in the period".
 std::string_view during(const Context& ctx);
-// How fast a counter grew: "30.0/min from A to B", or "once, at A".
-std::string growth_text(const Context& ctx, const Growth& g, int decimals = 1);
 std::string format_number(double value, int decimals);
 // A finding with the catalogue's next step.
 core::Finding finding(std::string_view code, core::Severity severity, std::vector<int> gpus, std::string message,
                       std::vector<std::pair<std::string, std::string>> evidence);
 
-// Per-sample updates of the health state (burnin_health_rules.cpp).
-void observe_health(GpuState& g, const core::TelemetrySample& s);
-// Rule families at finish (burnin_performance_rules.cpp, burnin_health_rules.cpp).
+// Per-sample updates of the miscompare count (burnin_health_rules.cpp).
+void observe_miscompares(GpuState& g, const core::TelemetrySample& s);
+// Rule families at finish (burnin_performance_rules.cpp, burnin_health_rules.cpp); the GPU's
+// health (counters, events, held conditions) is the health judge's (analysis/health).
 void straggler_rule(const Context& ctx, std::vector<core::Finding>& out);
 void clock_desync_rule(const Context& ctx, std::vector<core::Finding>& out);
 void thermal_rule(const Context& ctx, std::vector<core::Finding>& out);
 void power_rule(const Context& ctx, std::vector<core::Finding>& out);
-void throttle_rule(const Context& ctx, std::vector<core::Finding>& out);
-void ecc_rule(const Context& ctx, std::vector<core::Finding>& out);
-void event_rule(const Context& ctx, std::vector<core::Finding>& out);
-void nvlink_rule(const Context& ctx, std::vector<core::Finding>& out);
-void pcie_rule(const Context& ctx, std::vector<core::Finding>& out);
+void safety_stop_rule(const Context& ctx, std::vector<core::Finding>& out);
 void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out);
-void memory_rule(const Context& ctx, std::vector<core::Finding>& out);
+// The health judge's findings over the run (period view, worded for a burn-in or a history).
+void health_rule(const Context& ctx, std::vector<core::Finding>& out);
 
 // One tick of the clock-desync rule: each loaded GPU's SM clock against the tick's median.
 void desync_tick(std::map<int, GpuState>& series, double t_s, std::vector<std::pair<int, double>>& clocks,

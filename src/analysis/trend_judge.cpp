@@ -3,11 +3,12 @@
 #include "analysis/trend_judge.hpp"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "analysis/finding_codes.hpp"
+#include "analysis/health/health_rules.hpp"
 #include "analysis/trend_rules.hpp"
 #include "core/statistics.hpp"
 
@@ -41,12 +42,9 @@ TrendAssessment judge_trend(const TrendHistory& history, const std::optional<Tre
 }
 
 std::vector<core::Finding> period_health_findings(const core::BurninAssessment& assessment) {
-  static const std::set<std::string_view> kHealth = {"xid_event",         "ecc_errors_new",  "nvlink_errors_growing",
-                                                     "pcie_replays",      "row_remap_pending", "retired_pages",
-                                                     "gpu_missing",       "throttle_reasons", "compute_miscompare"};
   std::vector<core::Finding> out;
   for (const auto& f : assessment.findings) {
-    if (kHealth.count(f.code) != 0) out.push_back(f);
+    if (health::is_health_code(f.code) || f.code == code::compute_miscompare) out.push_back(f);
   }
   return out;
 }

@@ -49,9 +49,10 @@ TrendAssessment judge_trend(const TrendHistory& history, const std::optional<Tre
                             const TrendThresholds& thresholds = {});
 
 // The findings of the burn-in judge, fed the period's samples and events, that are about the
-// machine's health in any workload (Xid, ECC, NVLink and PCIe counters, row remaps, retired pages,
-// lost GPUs, throttling other than the power cap); the load-specific ones (TFLOP/s, power reached)
-// are left out, since a monitored machine runs the users' jobs, not the burn-in's GEMMs.
+// machine's health in any workload: the health judge's (analysis/health: Xid, lost GPUs, ECC,
+// NVLink and PCIe counters and links, memory repairs, throttling other than the power cap) and
+// GEMM miscompares; the load-specific ones (TFLOP/s, power reached) are left out, since a
+// monitored machine runs the users' jobs, not the burn-in's GEMMs.
 std::vector<core::Finding> period_health_findings(const core::BurninAssessment& assessment);
 
 }  // namespace gpuvet::analysis

@@ -1,16 +1,16 @@
-// The period's health alerts for the hours `gpuvet trend` sees only as hourly rollups (raw samples
-// pruned by the retention): NVLink CRC/replay/recovery, ECC and PCIe replay counter growth and
-// throttled time become findings with the hours they happened in, beside the burn-in judge's
-// findings over the raw samples (merge_period_findings). Pure; memory: one tally per GPU.
+// The health of the hours a history keeps only as rollups (raw samples pruned by the retention):
+// the one health judge (analysis/health) fed the rollups instead of samples, for `gpuvet trend` and
+// `gpuvet report --db`. Rollups keep counter growth per hour (NVLink summed over links) and the
+// throttled time, not which reason, nor PCIe link width, remaps or retired pages: those are judged
+// from raw samples only. Pure; memory: the period's rollups (one small record per GPU-hour).
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
 
-#include "analysis/burnin_judge.hpp"
+#include "analysis/health/health_limits.hpp"
 #include "analysis/trend_history.hpp"
 #include "core/finding.hpp"
 
@@ -18,43 +18,28 @@ namespace gpuvet::analysis {
 
 class RollupHealth {
  public:
-  // `interval_s`: the sampling interval (a rollup's throttled samples x interval = throttled time).
-  explicit RollupHealth(double interval_s, BurninThresholds thresholds = {});
+  // `interval_s`: the sampling interval (a rollup's samples x interval = the time it covers).
+  explicit RollupHealth(double interval_s, health::HealthLimits limits = {});
   // One GPU-hour (or the part of an hour no raw sample covers), any order.
   void add(const RollupInput& rollup);
-  // The GPU-hour just before the period, not judged: NVLink growth in the period's first hour of
-  // less than a minute of the rate this hour grew at is the tail of that earlier episode (its
-  // last step crossed the boundary), an info, not a warning of its own.
+  // The GPU-hour just before the period, not judged: growth in the period's first hour of less
+  // than a minute at this hour's rate is the tail of that earlier episode, an info.
   void add_before(const RollupInput& rollup);
-  // nvlink_errors_growing, ecc_errors_new, pcie_replays, throttle_reasons, by GPU.
+  // The health judge's findings over the rollups, as a period (dates in UTC).
   [[nodiscard]] std::vector<core::Finding> findings() const;
   // The wall-clock span the rollups fed here cover (first start, last end); absent when none.
   [[nodiscard]] std::optional<std::pair<std::int64_t, std::int64_t>> span() const;
 
-  // One counter's growth over the rollups that saw it grow.
-  struct Tally {
-    std::uint64_t growth = 0;
-    std::size_t hours = 0;              // rollups it grew in
-    std::int64_t first_ms = 0, last_end_ms = 0;  // first growing rollup's start, last one's end
-    double worst_per_minute = 0;                 // the rollup it grew fastest in
-    void add(std::int64_t start_ms, std::int64_t end_ms, std::uint64_t grown);
-    [[nodiscard]] double per_minute() const;   // over [first_ms, last_end_ms]
-  };
-
  private:
-  struct Before {  // the hour before the period: its end and NVLink growth (crc, replay, recovery)
-    std::int64_t end_ms = 0;
-    std::uint64_t grown[3] = {};
+  struct Span {
+    RollupInput input;
+    double from_s = 0, to_s = 0;
+    bool prior = false;
   };
-  struct Gpu {
-    Tally crc, replay, recovery, ecc_corrected, ecc_uncorrected, pcie;
-    Tally throttled;  // growth = throttled samples
-    double sampled_s = 0;
-  };
+  [[nodiscard]] Span span_of(const RollupInput& r, bool prior) const;
   double interval_s_;
-  BurninThresholds thresholds_;
-  std::map<int, Gpu> gpus_;
-  std::map<int, Before> before_;
+  health::HealthLimits limits_;
+  std::vector<Span> spans_;
   std::optional<std::int64_t> from_ms_, to_ms_;
 };
 

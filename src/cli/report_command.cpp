@@ -8,28 +8,43 @@
 
 #include "accept/burnin_pipeline.hpp"
 #include "cli/burnin_output.hpp"
-#include "analysis/trend_rollup_health.hpp"
+#include "analysis/trend_judge.hpp"
 #include "cli/commands.hpp"
-#include "cli/trend_rollups.hpp"
+#include "cli/history_judgement.hpp"
 #include "core/duration.hpp"
 #include "report/burnin_report.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
 
+namespace {
+
+// A monitor's history is judged as `gpuvet trend` judges it, over the whole history: the health
+// judge over its raw samples and its rollup-only hours, and the trend judge's peer rules
+// (hotter/slower_than_peers, utilization_below_peers) in place of the burn-in's load rules, so
+// the daemon, `trend` and `report --db` name the same cards with the same codes.
+core::Result<std::pair<core::BurninRecord, core::BurninAssessment>> judge_monitor_history(const std::string& database) {
+  auto judged = judge_history(database, kMaxHistoryPeriodS);
+  if (!judged) return judged.error();
+  core::BurninAssessment assessment = std::move(judged->assessment);
+  for (auto& f : analysis::judge_trend(judged->history, std::nullopt).findings) assessment.findings.push_back(std::move(f));
+  return std::make_pair(std::move(judged->record), std::move(assessment));
+}
+
+}  // namespace
+
 core::Result<core::ExitCode> render_burnin(const std::string& database, const std::string& command, const BurninRead& read,
                                            const analysis::BurninThresholds& thresholds, bool json, Streams& streams) {
   // The same streaming pass as accept's burn-in stage (accept/burnin_pipeline.hpp).
   auto judged = accept::judge_stored(read, thresholds);
   if (!judged) return judged.error();
-  const core::BurninRecord& record = judged->record;
+  core::BurninRecord record = judged->record;
   core::BurninAssessment assessment = judged->assessment;
-  // A monitor's history keeps only hourly rollups of the hours past its raw window: those hours are
-  // judged as `gpuvet trend` judges them, so a fault the raw samples no longer hold is not a PASS.
-  if (analysis::is_monitor_history(record.run)) {
-    auto hours = judge_rollup_hours(database);
-    if (!hours) return hours.error();
-    assessment.findings = analysis::merge_period_findings(std::move(assessment.findings), hours->findings);
+  if (analysis::is_monitor_history(record.run) && !database.empty() && database != ":memory:") {
+    auto monitor = judge_monitor_history(database);
+    if (!monitor) return monitor.error();
+    assessment.findings = std::move(monitor->second.findings);
+    assessment.unverified = std::move(monitor->second.unverified);
   }
   const auto verdict = core::verdict_of(assessment.findings, assessment.unverified);
   const report::BurninReport report{command, database, record, assessment, verdict};

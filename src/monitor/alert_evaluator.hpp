@@ -1,14 +1,12 @@
-// The monitor's alert rules, evaluated as the samples arrive: a GPU whose utilization stays below
-// its group's (utilization_below_peers), NVLink error counters that grow (nvlink_errors_growing),
-// Xid events with NVIDIA's action (xid_event), uncorrectable ECC growth (ecc_errors_new), row
-// remaps and page retirements pending (row_remap_pending, retired_pages), PCIe replays above
-// DCGM's rate (pcie_replays), clocks held back by anything but the power cap (throttle_reasons)
-// and a GPU lost (gpu_lost); a PCIe link below its maximum (pcie_link_degraded: width at any
-// load, generation only while the GPU is busy, since idle GPUs lower it to save power), a row
-// remap that failed (row_remap_failure) and remapped rows growing (remapped_rows_growing), and with a baseline
-// bundle a GPU drifted from its acceptance burn-in (baseline_drift). Codes and next steps come from the finding catalogue
-// (docs/findings.md). Pure and streaming: per GPU a fixed number of time buckets and one state per
-// counter, so memory does not grow with uptime. Called by the daemon's sampling thread only.
+// The monitor's alert rules, evaluated as the samples arrive. The GPU's health (Xid, lost GPUs,
+// ECC, NVLink and PCIe counters, PCIe links below their maximum, row remaps and retired pages,
+// throttling other than the power cap) is the one health judge's (analysis/health), asked what
+// fires now: the same rules, limits, codes and severities as the burn-in report, `report --db`
+// and `trend`. Beside it, the rules that compare a GPU with its peers: utilization_below_peers
+// over a sliding window, hotter/slower_than_peers (peer_standing_watch: the trend judge's rule),
+// and with a baseline bundle baseline_drift. Next steps come from the finding catalogue
+// (docs/findings.md). Streaming and bounded: per GPU a fixed number of time buckets and one state
+// per rule, so memory does not grow with uptime. Called by the daemon's sampling thread only.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/health/health_limits.hpp"
 #include "analysis/utilization_peers.hpp"
 #include "core/telemetry.hpp"
 #include "monitor/alert_windows.hpp"
@@ -29,13 +28,8 @@ struct AlertThresholds {
   double util_window_s = static_cast<double>(kUtilizationWindow.count());  // utilization compared over this window
   double util_below_share = analysis::kUtilBelowPeersShare;  // below (1 - share) x the group's mean utilization
   double busy_util_pct = analysis::kUtilGroupBusyPct;  // the group is busy when its mean utilization is at least this
-  double counter_window_s = static_cast<double>(kCounterWindow.count());  // a counter alert holds while the counter rose within this window
-  double nvlink_crc_per_s = 100;      // DCGM's limit: fail from this CRC rate (warn below)
-  double pcie_replays_per_min = 8;    // DCGM's limit: alert above this rate over the window
-  double throttle_min_s = 30;         // a throttle reason must hold this long
-  double xid_hold_s = 3600;           // an Xid alert stays up this long after the last one
-  double pcie_degraded_min_s = 60;    // a PCIe link below its maximum must hold this long (gen: under load)
-  double interval_s = 1;              // the sampling interval: hotter/slower_than_peers count sampled time with it
+  analysis::health::HealthLimits health;  // the health judge's limits (DCGM's rates, held times, windows)
+  double interval_s = 1;              // the sampling interval: held times and hotter/slower_than_peers count with it
 };
 
 class AlertEvaluator {
@@ -58,7 +52,7 @@ class AlertEvaluator {
   void end_tick(double t_s, std::int64_t unix_ms);
   // What fires now, in a stable order (code, then GPUs).
   [[nodiscard]] std::vector<MonitorAlert> active() const;
-  // Objects the evaluator holds (buckets, counter states, Xid entries): bounded, for the memory test.
+  // Objects the evaluator holds (buckets, rule states, Xid entries): bounded, for the memory test.
   [[nodiscard]] std::size_t retained_objects() const;
 
  private:

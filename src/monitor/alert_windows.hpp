@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "analysis/health/health_limits.hpp"
 #include "analysis/utilization_peers.hpp"
 
 namespace gpuvet::monitor {
@@ -14,10 +15,11 @@ namespace gpuvet::monitor {
 // not know whether the window is full, holds the alert for the same span (`for:`) instead.
 inline constexpr std::chrono::seconds kUtilizationWindow{analysis::kUtilBelowPeersWindowS};
 
-// Counter alerts (nvlink_errors_growing, ecc_errors_new, retired pages, pcie_replays, xid_event in
-// the rules file): up while the counter rose within this window. The daemon holds the alert this
-// long after the last rise; the rules ask increase()/rate() over the same range.
-inline constexpr std::chrono::seconds kCounterWindow{15 * 60};
+// Counter alerts (nvlink_errors_growing, ecc_errors_new, retired pages, remapped rows,
+// pcie_replays, xid_event in the rules file): up while the counter rose within this window (the
+// health judge's, analysis/health/health_limits.hpp). The daemon holds the alert this long after
+// the last rise; the rules ask increase()/rate() over the same range.
+inline constexpr std::chrono::seconds kCounterWindow{analysis::health::kCounterWindowS};
 
 // baseline_drift (with --baseline; the rules file over the gpuvet_baseline_* gauges): each GPU's
 // minute means over the last hour; the minutes under load (mean utilization at least

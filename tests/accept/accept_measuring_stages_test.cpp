@@ -215,7 +215,7 @@ TEST(AcceptBurnin, LostGpuFailsWhateverXidCountIsTolerated) {
   const std::vector<std::string> fault{"gpu-lost:gpu=5,at=30m"};
   auto out = run_on_sim("hgx-h100-8x", fault, gates_only("hgx-h100-8x") + soak("  xid_max: 10\n"), burnin("hgx-h100-8x", fault));
   EXPECT_EQ(out.clause("burnin").status, ClauseStatus::fail);
-  EXPECT_TRUE(names(out.clause("burnin"), "gpu_missing")) << out.clause("burnin").reason;
+  EXPECT_TRUE(names(out.clause("burnin"), "gpu_lost")) << out.clause("burnin").reason;
 }
 
 TEST(AcceptBurnin, InterruptedSoakIsNotRunAndWillBeRerun) {

@@ -175,9 +175,10 @@ TEST(BurninJudge, XidNinetyFourIsTheMemoryNotTheApplication) {
   EXPECT_NE(f->message.find("memory is at fault"), std::string::npos) << f->message;
 }
 
-TEST(BurninJudge, GpuSilentForAWhileIsMissingWithItsUuidAndTime) {
+TEST(BurninJudge, GpuSilentForAWhileIsLostWithItsUuidAndTime) {
   // A monitor restarted without GPU 2 (not enumerated): its samples hold no reading, no event says
-  // so; the history knows it, so it is a failing gpu_missing with UUID, index and when (review r3 #2).
+  // so; the history knows it, so it is a failing gpu_lost (the daemon's code, one code in every
+  // face: issue 21) with UUID, index and when (review r3 #2).
   auto record = monitor_history(core::BurninStatus::completed);
   record.gpus[2].uuid = std::string("GPU-5f1c0e2a-0002");
   const auto why = core::Reading<double>::absent("GPU-00000002, GPU 2 of this history, is not enumerated by the driver");
@@ -188,7 +189,7 @@ TEST(BurninJudge, GpuSilentForAWhileIsMissingWithItsUuidAndTime) {
     s.util_gpu_pct = why;
   });
   const auto a = judge_burnin(record);
-  const auto* f = find_code(a, "gpu_missing");
+  const auto* f = find_code(a, "gpu_lost");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, core::Severity::fail);
   EXPECT_EQ(f->gpus, std::vector<int>{2});
@@ -199,7 +200,7 @@ TEST(BurninJudge, GpuSilentForAWhileIsMissingWithItsUuidAndTime) {
   // One reading is enough to answer: a GPU without utilization support is not missing.
   auto partial = monitor_history(core::BurninStatus::completed);
   edit_samples(partial, 2, 0, [&](core::TelemetrySample& s) { s.util_gpu_pct = why; });
-  EXPECT_EQ(find_code(judge_burnin(partial), "gpu_missing"), nullptr);
+  EXPECT_EQ(find_code(judge_burnin(partial), "gpu_lost"), nullptr);
 }
 
 TEST(BurninJudge, StragglerBelowToleranceIsNotFlagged) {

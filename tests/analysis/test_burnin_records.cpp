@@ -88,7 +88,7 @@ std::vector<BurninGalleryEntry> burnin_gallery() {
   add("xid 48", "xid_event", 7, [](auto& r) {
     r.events.push_back({7, 1234, core::TelemetryEventKind::xid, 48, "Xid 48"});
   });
-  add("lost without xid", "gpu_missing", 0, [](auto& r) {
+  add("lost without xid", "gpu_lost", 0, [](auto& r) {
     r.events.push_back({0, 2000, core::TelemetryEventKind::gpu_lost, 0, "GPU is lost"});
     std::erase_if(r.samples, [](const auto& s) { return s.gpu == 0 && s.t_s > 2000; });
   });

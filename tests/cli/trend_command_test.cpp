@@ -218,7 +218,7 @@ TEST_F(TrendCommand, HoursKeptOnlyAsHourlyRollupsAreJudged) {
   for (const auto& f : j["alerts"]) {
     if (f["code"] != "nvlink_errors_growing") continue;
     const std::string message = f["message"];
-    EXPECT_NE(message.find("30.0/min in the worst"), std::string::npos) << message;  // the fault's rate, not diluted
+    EXPECT_NE(message.find("at most 30.0/min"), std::string::npos) << message;  // the fault's rate, not diluted
     EXPECT_NE(message.find(" UTC"), std::string::npos) << message;
   }
   ASSERT_FALSE(j["judged"]["hourly_rollups"].is_null()) << j["judged"];
@@ -247,7 +247,7 @@ TEST_F(TrendCommand, GpuMissingSinceARestartFailsTrendAndReport) {
   ASSERT_EQ(mon.exit_code, 0) << mon.err;
   const auto named = [](const nlohmann::json& list) {
     for (const auto& f : list) {
-      if (f["code"] == "gpu_missing" && f["gpus"] == nlohmann::json::array({2}) && f["severity"] == "fail") return f;
+      if (f["code"] == "gpu_lost" && f["gpus"] == nlohmann::json::array({2}) && f["severity"] == "fail") return f;
     }
     return nlohmann::json();
   };

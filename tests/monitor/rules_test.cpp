@@ -54,7 +54,7 @@ TEST(PrometheusRules, RulesFileCarriesCodeSeverityAndNextStep) {
   EXPECT_NE(text.find("          code: utilization_below_peers\n          severity: warn\n"), std::string::npos);
   // The daemon's evaluator and the rules share one utilization window (alert_windows.hpp).
   EXPECT_EQ(AlertThresholds{}.util_window_s, 300.0);
-  EXPECT_EQ(AlertThresholds{}.counter_window_s, 900.0);
+  EXPECT_EQ(AlertThresholds{}.health.counter_window_s, 900.0);
   EXPECT_NE(text.find("increase(gpuvet_ecc_uncorrected_errors_total[15m])"), std::string::npos);
   EXPECT_NE(text.find("avg_over_time(gpuvet_gpu_utilization_ratio[5m])"), std::string::npos);
   EXPECT_NE(text.find("gpu:gpuvet_gpu_utilization_ratio:avg5m\n"), std::string::npos);
