@@ -131,6 +131,19 @@ bool stands_out(double out_s, const Stretch& run, double comparable_s, const Tre
   return (out_s >= th.min_out_s && out_s >= th.min_out_share * comparable_s) || run.longest_s >= th.min_out_s;
 }
 
+// The median gap of the buckets a GPU stood out in (own - peers, or 1 - own / peers for clocks).
+double median_gap(const std::vector<double>& own, const std::vector<double>& peers, bool ratio) {
+  std::vector<double> gaps;
+  for (std::size_t i = 0; i < own.size() && i < peers.size(); ++i) {
+    gaps.push_back(ratio ? (peers[i] > 0 ? 1 - own[i] / peers[i] : 0) : own[i] - peers[i]);
+  }
+  return median_of(gaps).value_or(0);
+}
+
+// A GPU fails when it stood out by the fail line for the time it takes, or stood out for that time
+// by a median past the fail line: a card that jumps 22 °C above its peers fails when it first
+// stands out, not a bucket later because the bucket it jumped in was half cool.
+
 std::string load_text(const PeerTally& t) {
   if (t.util_own.empty()) return "every GPU under the burn-in's full GEMM load";
   return fmt::format("utilization {:.0f} % (peers {:.0f} %), medians of the comparable buckets", *median_of(t.util_own),
@@ -178,13 +191,14 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
     most_comparable_s = std::max(most_comparable_s, t.comparable_s);
     const int gpu = standing.gpu;
     if (stands_out(t.hot_s, t.hot_run, t.comparable_s, th)) {
-      // A fail cites the buckets past the fail line (its figure, time and stretch); a warn, all it stood out in.
-      const bool fail = stands_out(t.hot_fail_s, t.hot_fail_run, t.comparable_s, th);
-      const double own = *median_of(fail ? t.hot_fail_own : t.hot_own);
-      const double peers = *median_of(fail ? t.hot_fail_peers : t.hot_peers);
-      const double out_s = fail ? t.hot_fail_s : t.hot_s;
-      const Stretch& run = fail ? t.hot_fail_run : t.hot_run;
-      const char* which = fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
+      // A fail cites the buckets past the fail line when they alone stood out long enough; else all it stood out in.
+      const bool own_fail = stands_out(t.hot_fail_s, t.hot_fail_run, t.comparable_s, th) && !t.hot_fail_own.empty();
+      const bool fail = own_fail || median_gap(t.hot_own, t.hot_peers, false) >= th.hotter_fail_c;
+      const double own = *median_of(own_fail ? t.hot_fail_own : t.hot_own);
+      const double peers = *median_of(own_fail ? t.hot_fail_peers : t.hot_peers);
+      const double out_s = own_fail ? t.hot_fail_s : t.hot_s;
+      const Stretch& run = own_fail ? t.hot_fail_run : t.hot_run;
+      const char* which = own_fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
       auto f = make_finding(code::hotter_than_peers, fail ? core::Severity::fail : core::Severity::warn, {gpu},
                             fmt::format("GPU {} ran {:.1f} °C hotter than its peers at the same load for {} of {} ({:.0f} °C against {:.0f} °C)",
                                         gpu, own - peers, hours(out_s), hours(t.comparable_s), own, peers));
@@ -193,17 +207,19 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
                     {"load", load_text(t)},
                     {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(out_s), hours(t.comparable_s),
                                         hours(run.longest_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(fail ? t.hot_fail_first : t.hot_first), utc_minute(stretch_end(h, run)))},
+                    {"when", fmt::format("{} to {}", utc_minute(own_fail ? t.hot_fail_first : t.hot_first), utc_minute(stretch_end(h, run)))},
                     {"rule", "above the peers' median by " + rule_text(th.hotter_warn_c, th.hotter_fail_c, " °C", th)}};
       out.findings.push_back(std::move(f));
     }
     if (stands_out(t.slow_s, t.slow_run, t.comparable_s, th)) {
-      const bool fail = stands_out(t.slow_fail_s, t.slow_fail_run, t.comparable_s, th);
-      const double own = *median_of(fail ? t.slow_fail_own : t.slow_own);
-      const double peers = *median_of(fail ? t.slow_fail_peers : t.slow_peers);
-      const double out_s = fail ? t.slow_fail_s : t.slow_s;
-      const Stretch& run = fail ? t.slow_fail_run : t.slow_run;
-      const char* which = fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
+      // A fail cites the buckets past the fail line when they alone stood out long enough; else all it stood out in.
+      const bool own_fail = stands_out(t.slow_fail_s, t.slow_fail_run, t.comparable_s, th) && !t.slow_fail_own.empty();
+      const bool fail = own_fail || median_gap(t.slow_own, t.slow_peers, true) >= th.slower_fail_share;
+      const double own = *median_of(own_fail ? t.slow_fail_own : t.slow_own);
+      const double peers = *median_of(own_fail ? t.slow_fail_peers : t.slow_peers);
+      const double out_s = own_fail ? t.slow_fail_s : t.slow_s;
+      const Stretch& run = own_fail ? t.slow_fail_run : t.slow_run;
+      const char* which = own_fail ? "buckets it stood out in by the fail line or more" : "buckets it stood out in";
       auto f = make_finding(code::slower_than_peers, fail ? core::Severity::fail : core::Severity::warn, {gpu},
                             fmt::format("GPU {} ran {:.1f} % below its peers' SM clock at the same load for {} of {} ({:.0f} MHz against {:.0f} MHz)",
                                         gpu, (1 - own / peers) * 100, hours(out_s), hours(t.comparable_s), own, peers));
@@ -212,7 +228,7 @@ void peer_rules(const TrendHistory& h, const TrendThresholds& th, TrendAssessmen
                     {"load", load_text(t)},
                     {"for", fmt::format("{} of {} at the same load, {} in a row at most", hours(out_s), hours(t.comparable_s),
                                         hours(run.longest_s))},
-                    {"when", fmt::format("{} to {}", utc_minute(fail ? t.slow_fail_first : t.slow_first), utc_minute(stretch_end(h, run)))},
+                    {"when", fmt::format("{} to {}", utc_minute(own_fail ? t.slow_fail_first : t.slow_first), utc_minute(stretch_end(h, run)))},
                     {"rule", "below the peers' median by " +
                                  rule_text(th.slower_warn_share * 100, th.slower_fail_share * 100, " %", th)}};
       out.findings.push_back(std::move(f));

@@ -4,6 +4,8 @@
 // retention and still decode, a foreign or burn-in file is refused untouched, memory stays flat.
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -144,6 +146,19 @@ TEST(MonitorDaemon, ACardHotterAndSlowerThanItsPeersForHoursIsNamed) {
       << r.log;
   const SimRun clean = run_sim({}, 5 * 3600);
   EXPECT_TRUE(clean.alerts.empty()) << clean.log;
+}
+
+TEST(MonitorDaemon, ACard22DegreesAboveItsPeersIsAFailFromItsFirstAlert) {
+  // Issue 20: the first hotter_than_peers on a card 22 °C above its peers (fail line 15 °C) was a
+  // warn that rose to fail 20 minutes later, because the bucket it heated in was half cool; the
+  // weekly trend said fail at once. The median of the buckets it stood out in decides.
+  const SimRun r = run_sim({"thermal-throttle:gpu=4,at=30m"}, 4 * 3600);
+  const std::regex first(R"(alert (hotter|slower)_than_peers \((\w+)\))");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.log, m, first)) << r.log;
+  EXPECT_EQ(m[2], "fail") << m[0];
+  EXPECT_EQ(r.log.find("hotter_than_peers rose to fail"), std::string::npos) << r.log;
+  EXPECT_EQ(r.log.find("slower_than_peers rose to fail"), std::string::npos) << r.log;
 }
 
 TEST(MonitorDaemon, PcieLinkDowntrainedInProductionFiresForThatGpuOnly) {
