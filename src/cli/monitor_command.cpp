@@ -12,6 +12,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
@@ -35,6 +36,7 @@
 #include "monitor/prometheus_rules.hpp"
 #include "monitor/renumbered_source.hpp"
 #include "monitor/scaled_clock.hpp"
+#include "monitor/series_recorder.hpp"
 #include "platform/environment.hpp"
 #include "probes/live_machine.hpp"
 #include "telemetry/history_gpus.hpp"
@@ -56,6 +58,7 @@ struct MonitorOptions {
   std::string duration;
   std::uint64_t seed = 1;
   bool dcgm_names = false;
+  std::string record_series;
 };
 
 std::atomic<bool> g_stop{false};
@@ -221,6 +224,15 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   }
   if (!simulated && o.speed != "1") return core::usage_error("--speed needs --sim PROFILE: a live machine runs in real time");
   if (!simulated && !o.duration.empty()) return core::usage_error("--duration needs --sim PROFILE (tests and demos)");
+  std::unique_ptr<monitor::SeriesRecorder> recorder;
+  if (!o.record_series.empty()) {
+    if (!simulated || o.duration.empty() || config.duration_s > static_cast<double>(monitor::kMaxRecordedMinutes) * 60) {
+      return core::usage_error(fmt::format("--record-series needs --sim PROFILE and a --duration of at most {} h",
+                                           monitor::kMaxRecordedMinutes / 60));
+    }
+    recorder = std::make_unique<monitor::SeriesRecorder>("simulated");
+    config.on_publish = [&recorder](double t_s, const monitor::MonitorSnapshot& s) { recorder->on_snapshot(t_s, s); };
+  }
   auto address = monitor::parse_listen_address(o.listen);
   if (!address) return address.error();
 
@@ -381,6 +393,14 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     (void)renumbered.release();
   }
   if (!summary) return summary.error().with_context("monitor");
+  if (recorder) {
+    auto series = recorder->promtool_input_series();
+    if (!series) return series.error();
+    std::ofstream out(o.record_series, std::ios::binary | std::ios::trunc);
+    out << *series;
+    if (!out.flush()) return core::environment_error(fmt::format("--record-series {}: cannot write the file", o.record_series));
+    log.info(fmt::format("{} minute(s) of series written to {} (promtool input_series)", recorder->minutes(), o.record_series));
+  }
   return core::ExitCode::pass;
 }
 
@@ -407,6 +427,10 @@ void add_monitor_command(CLI::App& app, Action& action) {
   cmd->add_option("--duration", options->duration, "With --sim: stop after this much simulated time (e.g. 2h)");
   cmd->add_option("--seed", options->seed, "Seed of the simulator's noise (default 1)");
   cmd->add_flag("--dcgm-names", options->dcgm_names, "Also expose dcgm-exporter's metric names and labels");
+  cmd->add_option("--record-series", options->record_series,
+                  "With --sim and --duration: write /metrics once a simulated minute to FILE as promtool input_series, "
+                  "to test alerting rules against a fault (promtool test rules)")
+      ->check(non_empty_path());
   // gpuvet monitor rules: the alert rules as a Prometheus alerting rules file (src/monitor/prometheus_rules).
   auto rules_options = std::make_shared<monitor::RulesOptions>();
   auto* rules = cmd->add_subcommand("rules", "Print the alert rules as a Prometheus alerting rules file (docs/monitor.md)");

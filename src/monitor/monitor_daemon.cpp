@@ -87,6 +87,7 @@ void MonitorDaemon::publish(std::int64_t unix_ms, bool healthy, std::string reas
   s.gpus = gpus_;
   s.alerts = alerts_;
   s.cost = cost_;
+  if (config_.on_publish) config_.on_publish(static_cast<double>(unix_ms - store_.started_unix_ms()) / 1000.0, s);
   board_.publish(std::move(s));
 }
 

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,8 @@ struct DaemonConfig {
   // The machine picture judged at start, per GPU (lag_causes.hpp): attached to utilization_below_peers.
   std::optional<LagCauses> lag_causes;
   std::string lag_causes_unavailable;  // why lag_causes is nullopt
+  // Called on the daemon's thread with each snapshot it publishes and its run time (--record-series).
+  std::function<void(double t_s, const MonitorSnapshot&)> on_publish;
 };
 
 struct DaemonSummary {

@@ -1,12 +1,16 @@
 // The monitor's alert rules as PromQL over /metrics' gpuvet_* names (see prometheus_rules.hpp).
-// Peers are the GPUs of one scrape target (`job`, `instance`); windows and thresholds follow the
-// catalogue entry each rule names. docs/monitor.md "Alerting rules" explains each choice.
+// Peers are the GPUs of one scrape target (`job`, `instance`). Every limit is read from where the
+// daemon, `trend` and `report --db` read it: the health judge's (analysis/health/health_limits.hpp),
+// the trend judge's peer thresholds and the utilization rule's; no number is written twice.
+// docs/monitor.md "Alerting rules" explains each choice.
 #include "monitor/prometheus_rules.hpp"
 
 #include <fmt/format.h>
 
 #include "analysis/finding_catalog.hpp"
 #include "analysis/finding_codes.hpp"
+#include "analysis/health/health_limits.hpp"
+#include "analysis/trend_judge.hpp"
 #include "monitor/alert_windows.hpp"
 #include "monitor/prometheus_rule_parts.hpp"
 #include "monitor/xid_alert_severity.hpp"
@@ -19,8 +23,14 @@ using core::Severity;
 
 // Windows at --speed 1.
 constexpr std::chrono::seconds kTrendWindow = 1h;        // temperature and clock against peers
-constexpr std::chrono::seconds kTrendFor = 2h;           // catalogue: "for at least 2 h"
-constexpr std::chrono::seconds kStateFor = 5min;         // throttling, an unhealthy daemon
+constexpr std::chrono::seconds kStateFor = 5min;         // an unhealthy daemon
+
+const analysis::health::HealthLimits kHealth{};
+const analysis::TrendThresholds kPeers{};
+
+std::chrono::seconds seconds_of(double s) { return std::chrono::seconds(static_cast<long long>(std::llround(s))); }
+// A PromQL number: "100", "0.95".
+std::string num(double v) { return fmt::format("{}", v); }
 
 PrometheusRuleGroup peer_rules(const Scaler& scale) {
   // The daemon's window (alert_windows.hpp). avg_over_time cannot tell a full window from a series
@@ -39,12 +49,12 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
       "GpuvetUtilizationBelowPeers", analysis::code::utilization_below_peers, Severity::warn,
       per_gpu + "\n"
       "  < on (job, instance) group_left ()\n"
-      "    (0.8 * " + per_target + ")\n"
+      "    (" + num(1 - analysis::kUtilBelowPeersShare) + " * " + per_target + ")\n"
       "and on (job, instance)\n"
-      "  (" + per_target + " >= 0.5)",
+      "  (" + per_target + " >= " + num(analysis::kUtilGroupBusyPct / 100) + ")",
       scale(kUtilizationWindow),
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} is busy {{ $value | humanizePercentage }} of the time, "
-      "more than 20 % below the mean of its group"));
+      "more than " + num(100 * analysis::kUtilBelowPeersShare) + " % below the mean of its group"));
 
   for (const char* metric : {"gpuvet_gpu_utilization_ratio", "gpuvet_gpu_temperature_celsius", "gpuvet_sm_clock_hertz"}) {
     g.rules.push_back(record(fmt::format("gpu:{}:avg1h", metric), fmt::format("avg_over_time({}{})", metric, trend)));
@@ -56,9 +66,10 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
   g.rules.push_back(record(
       "gpu:gpuvet_at_peer_load:1h",
       "abs(gpu:gpuvet_gpu_utilization_ratio:avg1h\n"
-      "    - on (job, instance) group_left () instance:gpuvet_gpu_utilization_ratio:median1h) <= 0.1\n"
+      "    - on (job, instance) group_left () instance:gpuvet_gpu_utilization_ratio:median1h) <= " +
+          num(kPeers.same_load_points / 100) + "\n"
       "and on (job, instance)\n"
-      "  (instance:gpuvet_gpu_utilization_ratio:median1h >= 0.5)"));
+      "  (instance:gpuvet_gpu_utilization_ratio:median1h >= " + num(kPeers.busy_util_pct / 100) + ")"));
   const std::string hotter =
       "(gpu:gpuvet_gpu_temperature_celsius:avg1h\n"
       "  - on (job, instance) group_left () instance:gpuvet_gpu_temperature_celsius:median1h)";
@@ -66,20 +77,23 @@ PrometheusRuleGroup peer_rules(const Scaler& scale) {
   const std::string hot_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs {{ $value | printf \"%.1f\" }} °C hotter than "
       "its peers' median at the same load";
+  const auto trend_for = scale(seconds_of(kPeers.min_out_s));  // the trend judge's "for at least 2 h"
   g.rules.push_back(alert("GpuvetHotterThanPeers", analysis::code::hotter_than_peers, Severity::warn,
-                          hotter + " >= 8 < 15" + at_load, scale(kTrendFor), hot_summary));
+                          hotter + " >= " + num(kPeers.hotter_warn_c) + " < " + num(kPeers.hotter_fail_c) + at_load, trend_for,
+                          hot_summary));
   g.rules.push_back(alert("GpuvetMuchHotterThanPeers", analysis::code::hotter_than_peers, Severity::fail,
-                          hotter + " >= 15" + at_load, scale(kTrendFor), hot_summary));
+                          hotter + " >= " + num(kPeers.hotter_fail_c) + at_load, trend_for, hot_summary));
   const std::string slower =
       "(gpu:gpuvet_sm_clock_hertz:avg1h\n"
       "  / on (job, instance) group_left () instance:gpuvet_sm_clock_hertz:median1h)";
   const std::string slow_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs its SM clock at {{ $value | humanizePercentage }} "
       "of its peers' median at the same load";
+  const std::string slow_warn = num(1 - kPeers.slower_warn_share), slow_fail = num(1 - kPeers.slower_fail_share);
   g.rules.push_back(alert("GpuvetSlowerThanPeers", analysis::code::slower_than_peers, Severity::warn,
-                          slower + " <= 0.95 > 0.85" + at_load, scale(kTrendFor), slow_summary));
+                          slower + " <= " + slow_warn + " > " + slow_fail + at_load, trend_for, slow_summary));
   g.rules.push_back(alert("GpuvetMuchSlowerThanPeers", analysis::code::slower_than_peers, Severity::fail,
-                          slower + " <= 0.85" + at_load, scale(kTrendFor), slow_summary));
+                          slower + " <= " + slow_fail + at_load, trend_for, slow_summary));
   return g;
 }
 
@@ -91,8 +105,8 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   const std::string nvlink_fail = fmt::format(
       "increase(gpuvet_nvlink_replay_errors_total{0}) > 1\n"
       "or increase(gpuvet_nvlink_recovery_errors_total{0}) > 1\n"
-      "or rate(gpuvet_nvlink_crc_flit_errors_total{0}) >= 100\n"
-      "or rate(gpuvet_nvlink_crc_data_errors_total{0}) >= 100", w);
+      "or rate(gpuvet_nvlink_crc_flit_errors_total{0}) >= {1}\n"
+      "or rate(gpuvet_nvlink_crc_data_errors_total{0}) >= {1}", w, num(kHealth.nvlink_crc_per_s));
   const std::string nvlink_any = fmt::format(
       "(increase(gpuvet_nvlink_crc_flit_errors_total{0}) > 0\n"
       " or increase(gpuvet_nvlink_crc_data_errors_total{0}) > 0\n"
@@ -124,23 +138,47 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
                             xid_summary, xid_next));
   }
 
-  g.rules.push_back(alert("GpuvetEccUncorrectedErrors", analysis::code::ecc_errors_new, Severity::fail,
-                          fmt::format("increase(gpuvet_ecc_uncorrected_errors_total{}) > 0", w), 0s,
+  const std::string ecc_unc = fmt::format("increase(gpuvet_ecc_uncorrected_errors_total{}) > 0", w);
+  g.rules.push_back(alert("GpuvetEccUncorrectedErrors", analysis::code::ecc_errors_new, Severity::fail, ecc_unc, 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} new "
                           "uncorrected ECC errors"));
+  g.rules.push_back(alert("GpuvetEccCorrectedErrors", analysis::code::ecc_errors_new, Severity::warn,
+                          fmt::format("increase(gpuvet_ecc_corrected_errors_total{}) > 0\n"
+                                      "unless on (job, instance, gpu) ({})", w, ecc_unc),
+                          0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} new "
+                          "corrected ECC errors"));
   g.rules.push_back(alert("GpuvetRowRemapPending", analysis::code::row_remap_pending, Severity::fail, "gpuvet_row_remap_pending == 1",
                           0s, "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a row remap waiting for a GPU reset"));
   g.rules.push_back(alert("GpuvetRetiredPagesPending", analysis::code::retired_pages, Severity::fail,
                           "gpuvet_retired_pages_pending == 1", 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }} has a page retirement waiting for a reboot"));
-  g.rules.push_back(alert("GpuvetPcieReplays", analysis::code::pcie_replays, Severity::warn,
-                          fmt::format("rate(gpuvet_pcie_replays_total{}) * 60 > 8", w), 0s,
+  const std::string dbe_new = fmt::format("delta(gpuvet_retired_pages{{cause=\"double_bit_ecc\"}}{}) > 0", w);
+  g.rules.push_back(alert("GpuvetRetiredPagesDoubleBit", analysis::code::retired_pages, Severity::fail, dbe_new, 0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} pages retired "
+                          "after double-bit errors"));
+  g.rules.push_back(alert("GpuvetRetiredPagesSingleBit", analysis::code::retired_pages, Severity::warn,
+                          fmt::format("delta(gpuvet_retired_pages{{cause=\"single_bit_ecc\"}}{}) > 0\n"
+                                      "unless on (job, instance, gpu) ({})", w, dbe_new),
+                          0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} pages retired "
+                          "after single-bit errors"));
+  // DCGM's 8 per minute warns; replays below it are said (info), as the health judge says them.
+  const std::string pcie_over =
+      fmt::format("rate(gpuvet_pcie_replays_total{}) * 60 > {}", w, num(kHealth.pcie_replays_per_min));
+  g.rules.push_back(alert("GpuvetPcieReplays", analysis::code::pcie_replays, Severity::warn, pcie_over, 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.1f\" }} PCIe "
-                          "replays per minute (DCGM's limit: 8)"));
-  // PCIe link below its maximum (catalogue pcie_link_degraded), held for the daemon's minute
-  // (AlertThresholds::pcie_degraded_min_s): lanes at any load; the generation only while the GPU
-  // is busy (utilization at least 50 %), since an idle GPU lowers it to save power.
-  const auto link_for = scale(std::chrono::seconds(60));
+                          "replays per minute (DCGM's limit: " + num(kHealth.pcie_replays_per_min) + ")"));
+  g.rules.push_back(alert("GpuvetPcieReplaysSeen", analysis::code::pcie_replays, Severity::info,
+                          fmt::format("increase(gpuvet_pcie_replays_total{}) > 0\n"
+                                      "unless on (job, instance, gpu) ({})", w, pcie_over),
+                          0s,
+                          "GPU {{ $labels.gpu }} on {{ $labels.instance }}: {{ $value | printf \"%.0f\" }} PCIe "
+                          "replays, under DCGM's limit"));
+  // PCIe link below its maximum (catalogue pcie_link_degraded), held for the health judge's
+  // pcie_degraded_min_s: lanes at any load; the generation only while the GPU is busy
+  // (utilization at least busy_util_pct), since an idle GPU lowers it to save power.
+  const auto link_for = scale(seconds_of(kHealth.pcie_degraded_min_s));
   const std::string link_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }}: PCIe link below its maximum ";
   g.rules.push_back(alert("GpuvetPcieLinkNarrow", analysis::code::pcie_link_degraded, Severity::fail,
@@ -148,7 +186,7 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
                           link_summary + "(x{{ $value | printf \"%.0f\" }} lanes)"));
   g.rules.push_back(alert("GpuvetPcieLinkSlowWhileBusy", analysis::code::pcie_link_degraded, Severity::warn,
                           "gpuvet_pcie_link_generation < gpuvet_pcie_link_max_generation\n"
-                          "and on (job, instance, gpu) gpuvet_gpu_utilization_ratio >= 0.5",
+                          "and on (job, instance, gpu) gpuvet_gpu_utilization_ratio >= " + num(kHealth.busy_util_pct / 100),
                           link_for, link_summary + "while busy (Gen {{ $value | printf \"%.0f\" }})"));
   // Row remapping (catalogue row_remap_failure, remapped_rows_growing).
   g.rules.push_back(alert("GpuvetRowRemapFailure", analysis::code::row_remap_failure, Severity::fail, "gpuvet_row_remap_failed == 1",
@@ -170,10 +208,10 @@ PrometheusRuleGroup hardware_rules(const Scaler& scale) {
   g.rules.push_back(alert(
       "GpuvetThrottledByHardware", analysis::code::throttle_reasons, Severity::fail,
       "gpuvet_clocks_event_reason_active{reason=~\"hw_slowdown|hw_thermal_slowdown|hw_power_brake\"} == 1",
-      scale(kStateFor), throttle_summary));
+      scale(seconds_of(kHealth.throttle_min_s)), throttle_summary));
   g.rules.push_back(alert("GpuvetThermalSlowdown", analysis::code::throttle_reasons, Severity::warn,
-                          "gpuvet_clocks_event_reason_active{reason=\"sw_thermal_slowdown\"} == 1", scale(kStateFor),
-                          throttle_summary));
+                          "gpuvet_clocks_event_reason_active{reason=\"sw_thermal_slowdown\"} == 1",
+                          scale(seconds_of(kHealth.throttle_min_s)), throttle_summary));
   g.rules.push_back(alert("GpuvetGpuLost", analysis::code::gpu_lost, Severity::fail, "gpuvet_gpu_lost == 1", 0s,
                           "GPU {{ $labels.gpu }} on {{ $labels.instance }} fell off the bus or stopped answering"));
   g.rules.push_back(alert("GpuvetMonitorUnhealthy", "", Severity::warn, "gpuvet_monitor_healthy == 0",
