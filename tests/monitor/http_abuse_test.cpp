@@ -209,6 +209,21 @@ TEST_F(HttpAbuseTest, SlowReaderIsCutOffAtItsAnswersDeadline) {
   EXPECT_TRUE(cut) << "a client reading a byte every 10 ms still held its connection after 5 s";
   EXPECT_GE(took, 150ms);  // not before its deadline (200 ms, less the poll granularity)
   EXPECT_LT(taken, 20 * whole);
+  // Reset, not closed with a FIN behind the unread answers: a FIN left the server's socket orphaned
+  // in FIN-WAIT-1 with its full send buffer, for as long as the client kept its window shut.
+  EXPECT_TRUE(eventually([&] { return slow.reset_by_server(); }, 5s));
+}
+
+TEST_F(HttpAbuseTest, ClientThatNeverReadsItsAnswerIsResetAfterTheIdleLimit) {
+  HttpOptions options;
+  options.idle_timeout = 200ms;
+  start(options);
+  // One scrape whose answer fits the socket buffers (so it has left the daemon), never read.
+  RawConnection slow(port_, 4096);
+  ASSERT_TRUE(slow.send_all(kMetricsRequest));
+  ASSERT_TRUE(eventually([&] { return server_->open_connections() == 1; }));
+  EXPECT_TRUE(eventually([&] { return server_->open_connections() == 0; }, 5s));
+  EXPECT_TRUE(eventually([&] { return slow.reset_by_server(); }, 5s));  // nothing left in FIN-WAIT-1
 }
 
 TEST_F(HttpAbuseTest, EightSlowReadersDoNotStarveAFreshScrape) {

@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -96,6 +97,12 @@ class RawConnection {
       }
     }
     return out;
+  }
+  // True once the server has reset the connection (TCP state CLOSE).
+  [[nodiscard]] bool reset_by_server() const {
+    tcp_info info{};
+    socklen_t length = sizeof(info);
+    return ::getsockopt(fd_, IPPROTO_TCP, TCP_INFO, &info, &length) == 0 && info.tcpi_state == TCP_CLOSE;
   }
   // Reads at most `count` bytes now (0 when nothing is there, -1 once the connection is gone).
   long read_some(std::size_t count) {
