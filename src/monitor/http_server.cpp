@@ -37,7 +37,7 @@ constexpr int kSendBufferBytes = 256 * 1024;
 constexpr int kReceiveBufferBytes = 32 * 1024;
 
 // cpp-httplib 0.11 (Debian builds it with brotli) compresses with brotli whenever a client's
-// Accept-Encoding names "br", at brotli's highest quality: 1.2 to 1.7 s of a worker's CPU for one
+// Accept-Encoding names "br", at brotli's highest quality: 1.1 to 1.7 s of a worker for one
 // 8-GPU /metrics (165 KB), so a few such clients starved every scrape. gzip (what Prometheus asks
 // for) costs milliseconds: it is the only compression offered.
 void offer_gzip_only(httplib::Request& request) {
