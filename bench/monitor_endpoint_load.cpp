@@ -1,8 +1,10 @@
 // A bounded local load generator for `gpuvet monitor`'s HTTP endpoint (issue 14, "endpoint under
 // load"): GET PATH on 127.0.0.1:PORT at a fixed rate (open loop: latency counted from when each
 // request was due, so a stall is not hidden) or as fast as C keep-alive connections go (closed
-// loop), optionally while N idle connections and S slow clients (one header byte every 500 ms)
-// hold the server. Prints one line of key=value results. Loopback only; stops after --duration.
+// loop), optionally while N idle connections, S slow clients (one header byte every 500 ms), R slow
+// readers (20 scrapes pipelined, then one byte of the answers read a second) or A Range abusers
+// (GET /metrics with 2000 ranges "0-", the whole answer read, again and again; issue 20) hold the
+// server. Prints one line of key=value results. Loopback only; stops after --duration.
 // Driven by bench/monitor_endpoint.sh; method in docs/measurement.md "Monitor endpoint".
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +37,8 @@ struct Options {
   double duration_s = 10;
   int idle = 0;             // connections that connect and never send
   int slow = 0;             // clients that send one header byte every 500 ms
+  int slow_readers = 0;     // clients that pipeline 20 scrapes and read one byte a second
+  int ranges = 0;           // clients that ask for 2000 ranges of /metrics over and over
   int timeout_s = 2;        // a request not answered within this counts as an error
 };
 
@@ -184,6 +189,73 @@ void slow_client(const Options& o, const std::atomic<bool>& stop, std::atomic<lo
   if (fd >= 0) ::close(fd);
 }
 
+// Slow readers: 20 scrapes pipelined on a connection with a 4 KiB receive buffer, then one byte
+// read a second; reconnect when the server has cut or closed the connection (counted).
+void slow_reader(const Options& o, const std::atomic<bool>& stop, std::atomic<long>& cut) {
+  std::string requests;
+  for (int i = 0; i < 20; ++i) requests += "GET " + o.path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  int fd = -1;
+  while (!stop.load()) {
+    if (fd < 0) {
+      fd = ::socket(AF_INET, SOCK_STREAM, 0);
+      const int small = 4096;
+      ::setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+      sockaddr_in addr{};
+      addr.sin_family = AF_INET;
+      addr.sin_port = htons(static_cast<std::uint16_t>(o.port));
+      addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+      if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || !send_all(fd, requests)) {
+        ::close(fd);
+        fd = -1;
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        continue;
+      }
+    }
+    for (int tick = 0; tick < 10 && !stop.load(); ++tick) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    char c;
+    const ssize_t n = ::recv(fd, &c, 1, MSG_DONTWAIT);
+    // The answers already received stay readable after the server cut the connection: ask TCP.
+    tcp_info info{};
+    socklen_t length = sizeof info;
+    const bool ended = ::getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &length) == 0 &&
+                       (info.tcpi_state == TCP_CLOSE || info.tcpi_state == TCP_CLOSE_WAIT);
+    if (ended || n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+      ::close(fd);
+      fd = -1;
+      ++cut;
+    }
+  }
+  if (fd >= 0) ::close(fd);
+}
+
+// Range abusers: GET /metrics with 2000 ranges "0-" (6 KB), the whole answer read to the end; the
+// largest answer is reported (cpp-httplib 0.11 alone sent 2000 copies of the body: 410 MB).
+void range_abuser(const Options& o, const std::atomic<bool>& stop, std::atomic<std::size_t>& largest) {
+  std::string ranges = "0-";
+  for (int i = 1; i < 2000; ++i) ranges += ",0-";
+  const std::string request =
+      "GET " + o.path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nRange: bytes=" + ranges + "\r\nConnection: close\r\n\r\n";
+  std::vector<char> buffer(1 << 16);
+  while (!stop.load()) {
+    const int fd = connect_loopback(o.port, 5);
+    if (fd < 0 || !send_all(fd, request)) {
+      if (fd >= 0) ::close(fd);
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      continue;
+    }
+    std::size_t bytes = 0;
+    for (;;) {
+      const ssize_t n = ::recv(fd, buffer.data(), buffer.size(), 0);
+      if (n <= 0 || stop.load()) break;
+      bytes += static_cast<std::size_t>(n);
+    }
+    ::close(fd);
+    std::size_t seen = largest.load();
+    while (bytes > seen && !largest.compare_exchange_weak(seen, bytes)) {
+    }
+  }
+}
+
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0;
   const auto index = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
@@ -201,11 +273,14 @@ bool parse(int argc, char** argv, Options& o) {
     else if (key == "--duration") o.duration_s = std::atof(value);
     else if (key == "--idle") o.idle = std::atoi(value);
     else if (key == "--slow") o.slow = std::atoi(value);
+    else if (key == "--slow-readers") o.slow_readers = std::atoi(value);
+    else if (key == "--ranges") o.ranges = std::atoi(value);
     else if (key == "--timeout") o.timeout_s = std::atoi(value);
     else return false;
   }
   return (argc % 2) == 1 && o.port > 0 && o.port < 65536 && o.connections > 0 && o.duration_s > 0 &&
          o.duration_s <= 600 && o.idle >= 0 && o.idle <= 1000 && o.slow >= 0 && o.slow <= 100 &&
+         o.slow_readers >= 0 && o.slow_readers <= 100 && o.ranges >= 0 && o.ranges <= 100 &&
          o.timeout_s > 0 && o.timeout_s <= 30;
 }
 
@@ -216,15 +291,22 @@ int main(int argc, char** argv) {
   if (!parse(argc, argv, o)) {
     std::fprintf(stderr,
                  "usage: monitor_endpoint_load --port P [--path /metrics] [--rate R|0] [--connections C] "
-                 "[--duration S<=600] [--idle N<=1000] [--slow N<=100] [--timeout S<=30]\n");
+                 "[--duration S<=600] [--idle N<=1000] [--slow N<=100] [--slow-readers N<=100] [--ranges N<=100] "
+                 "[--timeout S<=30]\n");
     return 2;
   }
   std::atomic<bool> stop{false};
   std::atomic<long> idle_reconnects{0};
   std::atomic<long> slow_dropped{0};
+  std::atomic<long> readers_cut{0};
+  std::atomic<std::size_t> range_largest{0};
   std::vector<std::thread> background;
   if (o.idle > 0) background.emplace_back(idle_holder, std::cref(o), std::cref(stop), std::ref(idle_reconnects));
   for (int i = 0; i < o.slow; ++i) background.emplace_back(slow_client, std::cref(o), std::cref(stop), std::ref(slow_dropped));
+  for (int i = 0; i < o.slow_readers; ++i) {
+    background.emplace_back(slow_reader, std::cref(o), std::cref(stop), std::ref(readers_cut));
+  }
+  for (int i = 0; i < o.ranges; ++i) background.emplace_back(range_abuser, std::cref(o), std::cref(stop), std::ref(range_largest));
   if (!background.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(500));  // let them connect
 
   Results results;
@@ -245,9 +327,9 @@ int main(int argc, char** argv) {
   all.resize(std::max(all.size(), due), std::numeric_limits<double>::infinity());
   std::sort(all.begin(), all.end());
   std::printf("requests=%zu errors=%zu unsent=%zu rps=%.1f p50_ms=%.3f p99_ms=%.3f max_ms=%.3f body_bytes=%zu "
-              "idle_reconnects=%ld slow_dropped=%ld\n",
+              "idle_reconnects=%ld slow_dropped=%ld slow_readers_cut=%ld range_answer_max_bytes=%zu\n",
               answered, results.errors, unsent, static_cast<double>(answered) / elapsed_s, percentile(all, 0.50),
               percentile(all, 0.99), all.empty() ? 0.0 : all.back(), answered == 0 ? 0 : results.bytes / answered,
-              idle_reconnects.load(), slow_dropped.load());
+              idle_reconnects.load(), slow_dropped.load(), readers_cut.load(), range_largest.load());
   return results.errors + unsent == 0 ? 0 : 1;
 }

@@ -1,29 +1,15 @@
-// A request-bounded socket stream for cpp-httplib (see http_bounded_stream.hpp).
+// The in-memory request and answer stream of a worker (see http_bounded_stream.hpp).
 #include "monitor/http_bounded_stream.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <sys/socket.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 
 namespace gpuvet::monitor {
 namespace {
-
-constexpr std::size_t kChunk = 4096;  // bytes read from the socket at a time
-
-bool wait_for(int sock, short events, int timeout_ms) {
-  if (timeout_ms <= 0) return false;
-  pollfd pfd{sock, events, 0};
-  int rc = 0;
-  do {
-    rc = ::poll(&pfd, 1, timeout_ms);
-  } while (rc < 0 && errno == EINTR);
-  return rc > 0 && (pfd.revents & (events | POLLHUP | POLLERR)) != 0;
-}
 
 void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
   char text[INET6_ADDRSTRLEN] = {};
@@ -41,75 +27,47 @@ void address_of(const sockaddr_storage& address, std::string& ip, int& port) {
 
 }  // namespace
 
-BoundedSocketStream::BoundedSocketStream(int sock, StreamLimits limits, std::string received,
-                                         std::chrono::steady_clock::time_point request_started)
-    : sock_(sock), limits_(limits), buffer_(std::move(received)) {
-  deadline_ = request_started + limits_.request_timeout;
-  received_ = buffer_.size();
-}
+BoundedBufferStream::BoundedBufferStream(int sock, std::string received, std::size_t max_answer_bytes)
+    : sock_(sock), received_(std::move(received)), max_answer_bytes_(max_answer_bytes) {}
 
-void BoundedSocketStream::start_request() {
-  deadline_ = std::chrono::steady_clock::now() + limits_.request_timeout;
-  received_ = buffer_.size() - begin_;  // a pipelined request's bytes already count
-}
-
-std::string BoundedSocketStream::take_buffered() {
-  std::string out = buffer_.substr(begin_);
-  buffer_.clear();
+std::string BoundedBufferStream::take_unread() {
+  std::string out = received_.substr(begin_);
+  received_.clear();
   begin_ = 0;
   return out;
 }
 
-int BoundedSocketStream::remaining_ms() const {
-  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - std::chrono::steady_clock::now());
-  return static_cast<int>(std::max<long long>(0, left.count()));
+std::string BoundedBufferStream::take_answer() {
+  std::string out;
+  if (!too_large_) out.swap(answer_);
+  return out;
 }
 
-bool BoundedSocketStream::is_readable() const {
-  return has_buffered() || wait_for(sock_, POLLIN, remaining_ms());
-}
-
-bool BoundedSocketStream::is_writable() const {
-  return wait_for(sock_, POLLOUT, static_cast<int>(limits_.write_timeout.count()));
-}
-
-ssize_t BoundedSocketStream::read(char* ptr, size_t size) {
-  if (!has_buffered()) {
-    if (received_ >= limits_.max_request_bytes) return -1;  // request too large: stop reading
-    if (!wait_for(sock_, POLLIN, remaining_ms())) return -1;  // too slow
-    const std::size_t room = std::min(kChunk, limits_.max_request_bytes - received_);
-    buffer_.resize(room);
-    begin_ = 0;
-    ssize_t n = 0;
-    do {
-      n = ::recv(sock_, buffer_.data(), room, 0);
-    } while (n < 0 && errno == EINTR);
-    buffer_.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
-    if (n <= 0) return n;
-    received_ += buffer_.size();
-  }
-  const std::size_t count = std::min(size, buffer_.size() - begin_);
-  std::memcpy(ptr, buffer_.data() + begin_, count);
+ssize_t BoundedBufferStream::read(char* ptr, size_t size) {
+  const std::size_t count = std::min(size, received_.size() - begin_);
+  std::memcpy(ptr, received_.data() + begin_, count);
   begin_ += count;
   return static_cast<ssize_t>(count);
 }
 
-ssize_t BoundedSocketStream::write(const char* ptr, size_t size) {
-  if (!is_writable()) return -1;
-  ssize_t n = 0;
-  do {
-    n = ::send(sock_, ptr, size, MSG_NOSIGNAL);
-  } while (n < 0 && errno == EINTR);
-  return n;
+ssize_t BoundedBufferStream::write(const char* ptr, size_t size) {
+  if (too_large_ || size > max_answer_bytes_ - answer_.size()) {
+    too_large_ = true;
+    answer_.clear();
+    answer_.shrink_to_fit();
+    return -1;
+  }
+  answer_.append(ptr, size);
+  return static_cast<ssize_t>(size);
 }
 
-void BoundedSocketStream::get_remote_ip_and_port(std::string& ip, int& port) const {
+void BoundedBufferStream::get_remote_ip_and_port(std::string& ip, int& port) const {
   sockaddr_storage address{};
   socklen_t length = sizeof(address);
   if (::getpeername(sock_, reinterpret_cast<sockaddr*>(&address), &length) == 0) address_of(address, ip, port);
 }
 
-void BoundedSocketStream::get_local_ip_and_port(std::string& ip, int& port) const {
+void BoundedBufferStream::get_local_ip_and_port(std::string& ip, int& port) const {
   sockaddr_storage address{};
   socklen_t length = sizeof(address);
   if (::getsockname(sock_, reinterpret_cast<sockaddr*>(&address), &length) == 0) address_of(address, ip, port);

@@ -1,45 +1,34 @@
-// The socket stream the monitor's HTTP server reads requests through: cpp-httplib 0.11 (Debian 12)
-// has no limit on the number of header lines and its read timeout applies per read, so a client
-// that sends endless headers, or one byte every few seconds, would hold a worker and grow memory
-// forever. This stream caps the bytes and the total time of one request; past either, reads fail
-// and cpp-httplib answers 400 or drops the connection. A request's first bytes may already have been
-// read (by the connection poller): the stream starts with them, and its time budget from when they
-// came. Used only by http_server.cpp's workers.
+// The stream a worker of the monitor's HTTP server hands cpp-httplib: it reads the request from
+// the bytes the connection poller has already received (a whole head; never the socket, so a
+// worker never waits on a client), and writes the answer into memory, capped at max_answer_bytes
+// (past it writes fail and the answer is dropped). The poller then sends the answer without
+// blocking, under the answer's deadline (issue 20: slow readers held every worker while
+// cpp-httplib wrote to them). Used only by http_server.cpp's workers.
 #pragma once
 
 #include <sys/types.h>
 
-#include <chrono>
 #include <cstddef>
 #include <string>
-#include <string_view>
 
 #include <httplib.h>
 
 namespace gpuvet::monitor {
 
-struct StreamLimits {
-  std::size_t max_request_bytes = 64 * 1024;       // request line + headers + body, per request
-  std::chrono::milliseconds request_timeout{5000};  // to receive one whole request
-  std::chrono::milliseconds write_timeout{5000};    // per write of the answer
-};
-
-class BoundedSocketStream final : public httplib::Stream {
+class BoundedBufferStream final : public httplib::Stream {
  public:
-  // `received`: the request's bytes read so far, the first at `request_started`.
-  BoundedSocketStream(int sock, StreamLimits limits, std::string received,
-                      std::chrono::steady_clock::time_point request_started);
+  // `received`: the request's bytes (and any pipelined after it); `sock` only names the peer.
+  BoundedBufferStream(int sock, std::string received, std::size_t max_answer_bytes);
 
-  // Starts the byte and time budget of the next request on a kept-alive connection.
-  void start_request();
-  // True when received bytes wait in the buffer (a pipelined request).
-  [[nodiscard]] bool has_buffered() const { return begin_ < buffer_.size(); }
-  [[nodiscard]] std::string_view buffered() const { return std::string_view(buffer_).substr(begin_); }
-  // The buffered bytes, moved out (the stream is then empty).
-  std::string take_buffered();
+  // The received bytes cpp-httplib has not read (a pipelined request), moved out.
+  std::string take_unread();
+  // The answer written, moved out; empty when it went past the cap.
+  std::string take_answer();
+  [[nodiscard]] bool answer_too_large() const { return too_large_; }
 
-  bool is_readable() const override;
-  bool is_writable() const override;
+  bool is_readable() const override { return begin_ < received_.size(); }
+  bool is_writable() const override { return !too_large_; }
+  // From the received bytes only; 0 (end of stream) when they are used up.
   ssize_t read(char* ptr, size_t size) override;
   ssize_t write(const char* ptr, size_t size) override;
   void get_remote_ip_and_port(std::string& ip, int& port) const override;
@@ -47,14 +36,12 @@ class BoundedSocketStream final : public httplib::Stream {
   socket_t socket() const override { return sock_; }
 
  private:
-  [[nodiscard]] int remaining_ms() const;
-
   int sock_;
-  StreamLimits limits_;
-  std::chrono::steady_clock::time_point deadline_;
-  std::size_t received_ = 0;
-  std::string buffer_;  // received, not yet read by cpp-httplib from begin_ on
-  std::size_t begin_ = 0;
+  std::string received_;
+  std::size_t begin_ = 0;  // received_ is read by cpp-httplib from here on
+  std::size_t max_answer_bytes_;
+  std::string answer_;
+  bool too_large_ = false;
 };
 
 }  // namespace gpuvet::monitor

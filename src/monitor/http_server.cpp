@@ -18,6 +18,7 @@
 #include "monitor/http_bounded_stream.hpp"
 #include "monitor/http_connection_poller.hpp"
 #include "monitor/http_listen_socket.hpp"
+#include "monitor/http_request_head.hpp"
 #include "monitor/http_responses.hpp"
 #include "monitor/http_task_queue.hpp"
 
@@ -28,18 +29,42 @@ namespace {
 // its own 400/414 included): after an error the connection is closed, not kept alive.
 thread_local int last_status = 0;
 
+// Room for the status line and headers cpp-httplib writes before an answer's body.
+constexpr std::size_t kAnswerHeadRoom = 16 * 1024;
+// Socket buffers of every connection (docs/monitor.md "worst-case memory"): a /metrics answer of
+// 8 GPUs (170-210 KB) leaves in one send.
+constexpr int kSendBufferBytes = 256 * 1024;
+constexpr int kReceiveBufferBytes = 32 * 1024;
+
+// cpp-httplib 0.11 (Debian builds it with brotli) compresses with brotli whenever a client's
+// Accept-Encoding names "br", at brotli's highest quality: 1.1 to 1.7 s of a worker for one
+// 8-GPU /metrics (165 KB), so a few such clients starved every scrape. gzip (what Prometheus asks
+// for) costs milliseconds: it is the only compression offered.
+void offer_gzip_only(httplib::Request& request) {
+  const bool gzip = request.get_header_value("Accept-Encoding").find("gzip") != std::string::npos;
+  request.headers.erase("Accept-Encoding");
+  if (gzip) request.headers.emplace("Accept-Encoding", "gzip");
+}
+
 // cpp-httplib's Server with its per-connection loop replaced: the accept loop gives each socket to
 // a ConnectionPoller (through an InlineTaskQueue), which hands it to a worker of our own pool once
-// a request head has arrived; the worker reads the request through a BoundedSocketStream (bytes and
-// time per request capped), answers, and gives a kept-alive connection back to the poller.
+// a request head has arrived; the worker lets cpp-httplib parse the request and write its answer
+// into memory (BoundedBufferStream), and hands the answer back to the poller, which sends it.
 class BoundedServer final : public httplib::Server {
  public:
   explicit BoundedServer(const HttpOptions& options)
-      : limits_{options.max_request_bytes, options.read_timeout, options.write_timeout},
+      : head_limits_{options.max_request_bytes, options.max_header_count},
+        max_answer_bytes_(options.max_answer_bytes + kAnswerHeadRoom),
         keep_alive_max_requests_(std::max<std::size_t>(1, options.keep_alive_max_requests)),
         workers_count_(std::max<std::size_t>(1, options.worker_threads)),
         max_connections_(std::max<std::size_t>(1, options.max_connections)),
-        poller_(PollerLimits{max_connections_, options.max_request_bytes, options.read_timeout, options.idle_timeout},
+        poller_(PollerLimits{.max_connections = max_connections_,
+                             .max_request_bytes = options.max_request_bytes,
+                             .request_timeout = options.read_timeout,
+                             .idle_timeout = options.idle_timeout,
+                             .answer_timeout = options.answer_timeout,
+                             .linger_timeout = options.linger_timeout,
+                             .max_answer_buffer_bytes = std::max(options.max_answer_buffer_bytes, max_answer_bytes_)},
                 [this](HttpConnection connection) { hand_to_worker(std::move(connection)); },
                 options.log_warning) {
     new_task_queue = [] { return new InlineTaskQueue(); };
@@ -74,36 +99,44 @@ class BoundedServer final : public httplib::Server {
     workers_->enqueue([this, connection = std::move(connection)]() mutable { serve(std::move(connection)); });
   }
 
-  // On a worker: the request whose head has arrived, and any pipelined after it.
+  // On a worker: one request, whose head has arrived whole (or reached the byte limit). Never
+  // waits on the client: the request is read from memory and the answer written to memory.
   void serve(HttpConnection connection) {
-    BoundedSocketStream stream(connection.sock, limits_, std::move(connection.received), connection.request_started);
-    for (;;) {
-      const bool last = connection.served + 1 >= keep_alive_max_requests_ || !is_running();
-      bool closed = false;
-      last_status = 0;
-      const bool ok = process_request(stream, last, closed, [](httplib::Request&) {});
-      ++connection.served;
-      if (!ok || closed || last || last_status >= 400) {
-        ::shutdown(connection.sock, SHUT_RDWR);
-        ::close(connection.sock);
-        poller_.release();
-        return;
-      }
-      if (!request_head_complete(stream.buffered())) break;
-      stream.start_request();  // a pipelined request, already here
+    std::string refused = refused_head_answer(connection.received, head_limits_);
+    if (!refused.empty()) {
+      connection.received.clear();
+      connection.answer = std::move(refused);
+      connection.close_after_answer = true;
+      poller_.answer(std::move(connection));
+      return;
     }
-    connection.received = stream.take_buffered();
-    poller_.resume(std::move(connection));
+    // cpp-httplib 0.11 answers each range of a multi-range request with a copy of the body
+    // (multipart/byteranges, no limit on their number or overlap): Range is not for /metrics.
+    remove_range_headers(connection.received);
+    BoundedBufferStream stream(connection.sock, std::move(connection.received), max_answer_bytes_);
+    const bool last = connection.served + 1 >= keep_alive_max_requests_ || !is_running();
+    bool closed = false;
+    last_status = 0;
+    const bool ok = process_request(stream, last, closed, [](httplib::Request& request) {
+      request.ranges.clear();
+      offer_gzip_only(request);
+    });
+    ++connection.served;
+    connection.answer = stream.take_answer();
+    connection.received = stream.take_unread();
+    connection.close_after_answer = !ok || closed || last || last_status >= 400 || stream.answer_too_large();
+    if (connection.close_after_answer) connection.received.clear();
+    poller_.answer(std::move(connection));
   }
 
-  StreamLimits limits_;
+  HeadLimits head_limits_;
+  std::size_t max_answer_bytes_;  // status line, headers and body
   std::size_t keep_alive_max_requests_;
   std::size_t workers_count_;
   std::size_t max_connections_;
   ConnectionPoller poller_;
   std::unique_ptr<BoundedTaskQueue> workers_;  // declared last: joined before the poller goes
 };
-
 
 }  // namespace
 
@@ -117,6 +150,7 @@ struct MonitorHttpServer::Impl {
   std::atomic<bool> listening_done{false};
   int bound_port = 0;
   int listen_fd = -1;  // cpp-httplib's listening socket, as its socket-options hook saw it
+  mutable std::atomic<long long> last_oversize_log_minute{-1};
 
   Impl(ListenAddress a, const SnapshotBoard& b, HttpOptions o)
       : address(std::move(a)),
@@ -133,11 +167,25 @@ struct MonitorHttpServer::Impl {
     const auto snapshot = board.current();
     if (request.path == "/metrics") {
       MetricsOptions metrics{options.dcgm_names, options.now_unix_ms ? options.now_unix_ms() : 0};
-      return metrics_answer(snapshot, metrics);
+      return bounded(request.path, metrics_answer(snapshot, metrics));
     }
-    if (request.path == "/alerts") return alerts_answer(snapshot);
-    if (request.path == "/healthz") return healthz_answer(snapshot);
+    if (request.path == "/alerts") return bounded(request.path, alerts_answer(snapshot));
+    if (request.path == "/healthz") return bounded(request.path, healthz_answer(snapshot));
     return not_found_answer(request.path);
+  }
+
+  // An answer over max_answer_bytes is not sent (the bound the memory budget relies on): a 500 and
+  // a log line (at most one a minute) instead.
+  HttpAnswer bounded(const std::string& path, HttpAnswer answer) const {
+    if (answer.body.size() <= options.max_answer_bytes) return answer;
+    const std::string why = fmt::format("the answer to {} is {} bytes, over the endpoint's limit of {} bytes",
+                                        path, answer.body.size(), options.max_answer_bytes);
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    const auto minute = std::chrono::duration_cast<std::chrono::minutes>(now).count();
+    if (options.log_warning && last_oversize_log_minute.exchange(minute) != minute) {
+      options.log_warning("HTTP endpoint: " + why + "; answered 500 (please report it)");
+    }
+    return {500, "text/plain; charset=utf-8", why + " (gpuvet monitor; please report it)\n"};
   }
 
   void configure() {
@@ -147,6 +195,11 @@ struct MonitorHttpServer::Impl {
       listen_fd = sock;
       int yes = 1;
       ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+      // Fixed socket buffers, inherited by every accepted connection: the kernel's memory for a
+      // client that does not read is charged to the daemon (and its MemoryMax) too, and with
+      // autotuning a loopback send buffer grew past 1 MiB. The kernel doubles these values.
+      ::setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &kSendBufferBytes, sizeof(kSendBufferBytes));
+      ::setsockopt(sock, SOL_SOCKET, SO_RCVBUF, &kReceiveBufferBytes, sizeof(kReceiveBufferBytes));
     });
     // TCP_NODELAY (inherited by accepted sockets): a response goes out as headers then body, and
     // with Nagle the body's last segment waited for the ACK of the headers, which the client
@@ -155,6 +208,10 @@ struct MonitorHttpServer::Impl {
     server.set_tcp_nodelay(true);
     server.set_payload_max_length(options.max_body_bytes);
     server.set_logger([](const httplib::Request&, const httplib::Response& response) { last_status = response.status; });
+    // cpp-httplib offers byte ranges on every HEAD answer; Range is ignored here (serve()).
+    server.set_post_routing_handler([](const httplib::Request&, httplib::Response& response) {
+      response.headers.erase("Accept-Ranges");
+    });
     server.set_pre_routing_handler([this](const httplib::Request& request, httplib::Response& response) {
       HttpAnswer answer = route(request);
       response.status = answer.status;

@@ -2,10 +2,12 @@
 // on the SnapshotBoard (the sampler publishes there from its own thread; a scrape never waits on
 // the hardware). Plain HTTP on cpp-httplib (Debian libcpp-httplib-dev), loopback unless the caller
 // asks for another address. Bounded: one poller thread holds the open connections (at most
-// max_connections, idle ones closed after idle_timeout) and hands a request to a fixed worker pool
-// only once its head has arrived; read and write timeouts, capped request line, headers and body. So
-// slow, idle, malformed, oversized or many clients cost bounded memory and descriptors, never hold a
-// worker while they send nothing, and never hold up sampling. Owned by `gpuvet monitor` (cli).
+// max_connections), reads each request until its head is whole, and writes each answer without
+// blocking; a fixed worker pool only parses requests and renders answers in memory, so no client,
+// however slow to send or to read, holds a worker (issues 14 and 20). Every request and answer is
+// capped in bytes and time; Range is ignored (always the whole answer). So slow, idle, malformed,
+// oversized or many clients cost bounded memory and descriptors and never hold up a scrape or the
+// sampling. Owned by `gpuvet monitor` (cli). Limits and worst-case memory: docs/monitor.md.
 #pragma once
 
 #include <chrono>
@@ -23,17 +25,21 @@ namespace gpuvet::monitor {
 
 struct HttpOptions {
   bool dcgm_names = false;                         // /metrics also in dcgm-exporter's names
-  std::size_t worker_threads = 4;                  // requests answered at once
-  std::size_t max_connections = 128;               // open at once; past it the one idle longest is closed
-  std::chrono::milliseconds read_timeout{5000};    // to receive one whole request (slow clients)
-  std::chrono::milliseconds write_timeout{5000};   // per write of an answer
+  std::size_t worker_threads = 4;                  // requests parsed and answers rendered at once
+  std::size_t max_connections = 128;               // open at once; past it one not with a worker is closed
+  std::chrono::milliseconds read_timeout{5000};    // to receive one whole request (slow senders)
+  std::chrono::milliseconds answer_timeout{5000};  // to send one whole answer (slow readers); then closed
   std::chrono::milliseconds idle_timeout{5000};    // a connection without a request closed after
-  std::size_t keep_alive_max_requests = 100;       // then the connection is closed
-  std::size_t max_request_bytes = 64 * 1024;       // request line + headers + body; past it 400/closed
+  std::chrono::milliseconds linger_timeout{2000};  // closing: the client's input drained this long at most
+  std::size_t keep_alive_max_requests = 100;       // then the connection is closed (gracefully)
+  std::size_t max_request_bytes = 16 * 1024;       // request line + headers; past it 414/431, closed
+  std::size_t max_header_count = 100;              // header lines; past it 431, closed
   std::size_t max_body_bytes = 1024;               // GET carries no body; a larger one announced is 413
+  std::size_t max_answer_bytes = 2u << 20;         // one answer's body; a larger one is a 500 (logged)
+  std::size_t max_answer_buffer_bytes = 32u << 20; // answers not yet taken by their clients, together
   // Wall clock for the snapshot's age in /metrics (tests inject one).
   std::function<std::int64_t()> now_unix_ms;
-  // Where a warning goes (the connection limit reached; at most one line a minute). None: dropped.
+  // Where a warning goes (a limit reached; at most one line a minute each). None: dropped.
   std::function<void(std::string_view)> log_warning;
 };
 

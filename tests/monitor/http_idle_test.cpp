@@ -24,6 +24,7 @@ namespace gpuvet::monitor {
 namespace {
 
 using namespace std::chrono_literals;
+using testing::eventually;
 using testing::RawConnection;
 
 std::size_t open_descriptors() {
@@ -33,17 +34,6 @@ std::size_t open_descriptors() {
     ::closedir(dir);
   }
   return count;
-}
-
-// Waits (bounded) until `done` holds; true if it did.
-template <typename Predicate>
-bool eventually(Predicate done, std::chrono::milliseconds timeout = 10s) {
-  const auto until = std::chrono::steady_clock::now() + timeout;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= until) return false;
-    std::this_thread::sleep_for(10ms);
-  }
-  return true;
 }
 
 class HttpIdleTest : public ::testing::Test {
