@@ -30,6 +30,7 @@ namespace gpuvet::telemetry {
 class Database;
 class Statement;
 class SampleEncoder;
+class WriterLock;
 struct HistoryGpuMatch;
 
 struct StoreOptions {
@@ -64,6 +65,10 @@ class TelemetryStore {
  public:
   // Creates `path` (never overwrites; ":memory:" for a private database) with the run and GPUs.
   // `commit_clock` paces commits in wall time (a SteadyClock also when the run is simulated).
+  // The store is the file's one writer until it is destroyed (writer_lock.hpp: PATH.lock beside
+  // it, removed at the end): while another store holds it, in this process or another, create()
+  // and reopen() are refused (usage, exit 2) "PATH is being written by another gpuvet (pid N,
+  // started T); refusing to write it too". Readers take no lock.
   static core::Result<std::unique_ptr<TelemetryStore>> create(const std::string& path, const core::BurninRunInfo& run,
                                                               const std::vector<core::BurninGpu>& gpus,
                                                               platform::Clock& commit_clock, StoreOptions options = {});
@@ -118,7 +123,7 @@ class TelemetryStore {
   [[nodiscard]] std::size_t keyframes() const { return keyframes_.size(); }
 
  private:
-  TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options);
+  TelemetryStore(std::unique_ptr<WriterLock> lock, std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options);
   std::optional<core::Error> begin();
   std::optional<core::Error> write_nvlink(const core::TelemetrySample& sample);
   std::optional<core::Error> flush_tick();
@@ -127,6 +132,7 @@ class TelemetryStore {
   std::optional<core::Error> write_hour_rollup(const PeriodAccumulator::Closed& hour);
   // Reads the layout of the file's tables (table_version_) from meta.schema_version first.
   std::optional<core::Error> prepare_statements();
+  std::unique_ptr<WriterLock> lock_;  // before db_: released after the database is closed
   std::unique_ptr<Database> db_;
   platform::Clock& clock_;
   StoreOptions options_;
