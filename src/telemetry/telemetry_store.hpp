@@ -33,6 +33,10 @@ class SampleEncoder;
 class WriterLock;
 struct HistoryGpuMatch;
 
+// The shortest sampling interval a history may hold (the monitor's shortest --interval is 100 ms):
+// read_burnin and read_history refuse a file whose run.interval_s is below it or not finite.
+inline constexpr double kShortestIntervalS = 0.001;
+
 struct StoreOptions {
   // Longest time an appended sample may wait before it is committed (SIGKILL loses at most this).
   platform::Clock::Duration max_commit_lag = std::chrono::seconds(1);
@@ -170,7 +174,11 @@ std::optional<core::Error> read_hour_rollups(const std::string& path, const std:
 // bounded memory: the run, GPUs, unsupported fields and events to `on_header` (may be empty) and in
 // the returned record (samples left empty), then each sample to `on_sample` in time order. Errors: bad_input when the file is
 // not a gpuvet burn-in database, has another schema version (version 1, written by gpuvet before
-// the streaming judge, is refused naming it) or holds malformed sample data.
+// the streaming judge, is refused naming it), or holds what no reader can read around, naming the
+// table (and row): malformed sample data, no row in gpus, a run.interval_s not finite or below
+// kShortestIntervalS, a sample time not finite, a GPU's sample not after its previous one, a
+// sample of a GPU that gpus does not list. A GPU listed with no sample is no error (the judges
+// call it not verified).
 core::Result<core::BurninRecord> read_burnin(const std::string& path, const HeaderSink& on_header,
                                              const SampleSink& on_sample);
 // The same with every sample in the record (tests, short runs, the fuzz harness).
