@@ -230,7 +230,7 @@ std::optional<core::Error> read_samples(Database& db, int schema_version, const 
     const unsigned char* end = bytes + size;
     while (pos != end) {
       if (auto e = decoder.decode(pos, end, t_s, unix_ms, sample, reason)) {
-        return e->with_context(fmt::format("{}: samples at {} s", db.path(), t_s));
+        return e->with_context(fmt::format("{}: table ticks, row {}: samples at {} s", db.path(), row, t_s));
       }
       if (auto e = order.check(db.path(), row, sample.gpu, t_s)) return e;
       if (sample.nvlink.known()) {
