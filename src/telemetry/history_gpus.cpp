@@ -9,6 +9,8 @@
 
 #include <unistd.h>
 
+#include "telemetry/writer_lock.hpp"
+
 namespace gpuvet::telemetry {
 
 namespace {
@@ -113,6 +115,8 @@ std::optional<ReplacedCards> replaced_cards(const std::vector<core::BurninGpu>& 
 }
 
 core::Result<std::string> move_history_aside(const std::string& path, const std::string& stamp) {
+  // Never from under a writer: a daemon still writing it would go on in the moved file.
+  if (auto e = WriterLock::check_free(path)) return *e;
   const std::string target = path + ".replaced-" + stamp;
   std::vector<std::pair<std::string, std::string>> moves{{path, target}};
   for (const char* side : {"-wal", "-shm"}) {

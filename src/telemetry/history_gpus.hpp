@@ -45,15 +45,17 @@ std::optional<ReplacedCards> replaced_cards(const std::vector<core::BurninGpu>& 
 
 // Moves the history at `path` (and its -wal and -shm beside it) to `path`.replaced-`stamp`, by
 // hard link then unlink: never overwrites (an existing target is an error, bad_input) and never
-// deletes data. Returns the new path. Errors name the file and the system's reason.
+// deletes data. Returns the new path. Errors name the file and the system's reason; usage (exit
+// 2) while a writer holds the history (writer_lock.hpp).
 core::Result<std::string> move_history_aside(const std::string& path, const std::string& stamp);
 
 // The GPUs recorded in the monitor history at `path`, after the read-only checks of reopen
-// (a gpuvet monitor history of a readable schema, not corrupt); defined in telemetry_history.cpp.
+// (no other writer holds it, a gpuvet monitor history of a readable schema, not corrupt); defined
+// in telemetry_history.cpp.
 core::Result<std::vector<core::BurninGpu>> read_monitor_history_gpus(const std::string& path);
 
-// The checks TelemetryStore::reopen makes before it writes (a monitor history of a schema this
-// gpuvet reads, not corrupt, of these GPUs), through a read-only connection, and the match: for
+// The checks TelemetryStore::reopen makes before it writes (no other writer holds it, a monitor
+// history of a schema this gpuvet reads, not corrupt, of these GPUs), through a read-only connection, and the match: for
 // deciding something else before continuing the history (defined in telemetry_history.cpp).
 core::Result<HistoryGpuMatch> inspect_monitor_history(const std::string& path, const std::vector<core::BurninGpu>& gpus);
 

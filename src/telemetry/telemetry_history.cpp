@@ -10,6 +10,7 @@
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 #include "telemetry/telemetry_store.hpp"
+#include "telemetry/writer_lock.hpp"
 
 namespace gpuvet::telemetry {
 
@@ -115,6 +116,9 @@ std::optional<core::Error> run_sql(Database& db, const std::string& sql, Bind&& 
 }  // namespace
 
 core::Result<std::vector<core::BurninGpu>> read_monitor_history_gpus(const std::string& path) {
+  // The first look of a monitor starting on an existing history: a daemon writing it already is
+  // named at once, before its live file is read.
+  if (auto e = WriterLock::check_free(path)) return *e;
   auto opened = Database::open(path, Database::Mode::read_only);
   if (!opened) return opened.error();
   Database& d = *opened.value();
@@ -130,6 +134,7 @@ core::Result<std::vector<core::BurninGpu>> read_monitor_history_gpus(const std::
 }
 
 core::Result<HistoryGpuMatch> inspect_monitor_history(const std::string& path, const std::vector<core::BurninGpu>& gpus) {
+  if (auto e = WriterLock::check_free(path)) return *e;
   int version = kSchemaVersion;
   return inspect_history(path, gpus, version);
 }
@@ -139,6 +144,9 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
                                                                      const std::string& telemetry_source,
                                                                      platform::Clock& commit_clock, StoreOptions options,
                                                                      HistoryGpuMatch* match) {
+  // Held from before the first look: nothing judged below can change under another writer.
+  auto lock = WriterLock::acquire(path, commit_clock.unix_ms());
+  if (!lock) return lock.error();
   int version = kSchemaVersion;
   auto matched = inspect_history(path, gpus, version);
   if (!matched) return matched.error();
@@ -168,7 +176,7 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::reopen(const std::
   if (auto e = write_segment(d, commit_clock.unix_ms(), std::max(0.0, last_t_s), telemetry_source)) return *e;
   if (auto e = d.exec("COMMIT")) return *e;
 
-  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(opened).value(), commit_clock, options));
+  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(lock).value(), std::move(opened).value(), commit_clock, options));
   if (auto e = store->prepare_statements()) return *e;
   store->started_unix_ms_ = started;
   store->last_t_s_ = last_t_s;

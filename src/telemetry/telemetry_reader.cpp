@@ -1,9 +1,10 @@
 // Reads a burn-in database back in one pass: the run, GPUs and events into a BurninRecord, and
 // each sample decoded from its tick row and handed on, absences with the reason the writer
 // recorded (unsupported once per GPU, or a read failure at that tick). Memory: one tick, the
-// current NVLink counters per link, the absences of one tick.
+// current NVLink counters per link, the absences of one tick, the last time of each GPU.
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <string_view>
@@ -78,6 +79,13 @@ std::optional<core::Error> read_run(Database& db, core::BurninRunInfo& run) {
     start = end + 1;
   }
   run.interval_s = s.get_double(5);
+  // Every reader counts time as samples x interval: an interval of 0, below zero or not finite
+  // (or one so small that nothing samples that often) would make any duration out of nothing.
+  if (!std::isfinite(run.interval_s) || run.interval_s < kShortestIntervalS) {
+    return core::input_error(fmt::format("{}: table run: interval_s is {}; expected the sampling interval in seconds, at least "
+                                         "0.001 s (1 ms)",
+                                         db.path(), run.interval_s));
+  }
   run.planned_duration_s = s.get_double(6);
   run.started_unix_ms = s.get_int(7);
   if (!core::parse_burnin_status(s.get_text(8), run.status)) {
@@ -141,9 +149,36 @@ class Cursor {
   bool has_row_ = false;
 };
 
+// Where each GPU's samples are up to: a sample must be of a GPU the file lists, and after the
+// GPU's previous one in time (two writers interleaved on one file break that first).
+class SampleOrder {
+ public:
+  explicit SampleOrder(const std::vector<core::BurninGpu>& gpus) {
+    for (const auto& g : gpus) last_[g.index];
+  }
+  std::optional<core::Error> check(const std::string& path, std::int64_t row, int gpu, double t_s) {
+    auto it = last_.find(gpu);
+    if (it == last_.end()) {
+      return core::input_error(fmt::format("{}: table ticks, row {}: a sample of GPU {}, which table gpus does not list", path, row, gpu));
+    }
+    if (it->second && !(t_s > it->second->first)) {
+      return core::input_error(fmt::format("{}: table ticks, row {}: GPU {} sampled at {} s, not after its sample at {} s (row {}); "
+                                           "expected each GPU's samples in time order (was the file written by two processes?)",
+                                           path, row, gpu, t_s, it->second->first, it->second->second));
+    }
+    it->second = std::make_pair(t_s, row);
+    return std::nullopt;
+  }
+
+ private:
+  std::map<int, std::optional<std::pair<double, std::int64_t>>> last_;  // gpu -> (t_s, row) of its last sample
+};
+
 // Each sample sees, per link, the last NVLink row of its GPU at or before it; absences recorded at
-// its tick take their reason from sample_absences, the others from unsupported.
-std::optional<core::Error> read_samples(Database& db, int schema_version, const Reasons& unsupported, const SampleSink& on_sample) {
+// its tick take their reason from sample_absences, the others from unsupported. Errors: bad_input
+// naming the row of ticks that is malformed, out of time order or of a GPU not listed.
+std::optional<core::Error> read_samples(Database& db, int schema_version, const Reasons& unsupported,
+                                        const std::vector<core::BurninGpu>& gpus, const SampleSink& on_sample) {
   auto opened_absences = Cursor::open(db, "SELECT gpu, t_s, field, reason FROM sample_absences ORDER BY rowid");
   if (!opened_absences) return opened_absences.error();
   auto opened_nvlink = Cursor::open(db, fmt::format("SELECT {} FROM nvlink ORDER BY rowid", nvlink_columns()));
@@ -154,10 +189,16 @@ std::optional<core::Error> read_samples(Database& db, int schema_version, const 
   Reasons at_tick;                                               // (gpu, field) -> reason at tick_s
   double tick_s = -1;
   SampleDecoder decoder(schema_version);
+  SampleOrder order(gpus);
   core::TelemetrySample sample;
-  return for_each_row(db, "SELECT t_s, unix_ms, data FROM ticks ORDER BY rowid", [&](const Statement& s) -> std::optional<core::Error> {
+  return for_each_row(db, "SELECT t_s, unix_ms, data, rowid FROM ticks ORDER BY rowid", [&](const Statement& s) -> std::optional<core::Error> {
     const double t_s = s.get_double(0);
     const std::int64_t unix_ms = s.get_int(1);
+    const std::int64_t row = s.get_int(3);
+    if (!std::isfinite(t_s)) {
+      return core::input_error(fmt::format("{}: table ticks, row {}: time {} s; expected a finite number of seconds of run time",
+                                           db.path(), row, t_s));
+    }
     if (t_s != tick_s) at_tick.clear();
     tick_s = t_s;
     for (; absences->has_row() && absences->row().get_double(1) <= t_s; ) {
@@ -189,8 +230,9 @@ std::optional<core::Error> read_samples(Database& db, int schema_version, const 
     const unsigned char* end = bytes + size;
     while (pos != end) {
       if (auto e = decoder.decode(pos, end, t_s, unix_ms, sample, reason)) {
-        return e->with_context(fmt::format("{}: samples at {} s", db.path(), t_s));
+        return e->with_context(fmt::format("{}: table ticks, row {}: samples at {} s", db.path(), row, t_s));
       }
+      if (auto e = order.check(db.path(), row, sample.gpu, t_s)) return e;
       if (sample.nvlink.known()) {
         std::vector<core::NvLinkErrorSample> v;
         for (const auto& [index, link] : links[sample.gpu]) v.push_back(link);
@@ -275,9 +317,14 @@ core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_
   if (auto e = read_run(db, record.run)) return *e;
   if (auto e = read_unsupported(db, record, unsupported)) return *e;
   if (auto e = read_gpus(db, unsupported, record.gpus)) return *e;
+  if (record.gpus.empty()) {
+    return core::input_error(fmt::format("{}: table gpus has no row; expected one per GPU the history was written for "
+                                         "(nothing in it can be judged without them)",
+                                         db.path()));
+  }
   if (auto e = read_events(db, record.events)) return *e;
   if (on_header) on_header(record);
-  if (auto e = read_samples(db, version, unsupported, on_sample)) return *e;
+  if (auto e = read_samples(db, version, unsupported, record.gpus, on_sample)) return *e;
   return record;
 }
 

@@ -9,6 +9,7 @@
 #include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
+#include "telemetry/writer_lock.hpp"
 
 namespace gpuvet::telemetry {
 
@@ -86,8 +87,10 @@ std::optional<core::Error> write_run(Database& db, const core::BurninRunInfo& ru
 
 }  // namespace
 
-TelemetryStore::TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options)
-    : db_(std::move(db)), clock_(clock), options_(options), encoder_(std::make_unique<SampleEncoder>()) {}
+TelemetryStore::TelemetryStore(std::unique_ptr<WriterLock> lock, std::unique_ptr<Database> db, platform::Clock& clock,
+                               StoreOptions options)
+    : lock_(std::move(lock)),
+      db_(std::move(db)), clock_(clock), options_(options), encoder_(std::make_unique<SampleEncoder>()) {}
 
 TelemetryStore::~TelemetryStore() {
   // Whatever was appended is kept; a run that never called finish() stays "running" (a crash).
@@ -100,10 +103,17 @@ const std::string& TelemetryStore::path() const { return db_->path(); }
 core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::string& path, const core::BurninRunInfo& run,
                                                                      const std::vector<core::BurninGpu>& gpus,
                                                                      platform::Clock& commit_clock, StoreOptions options) {
+  const bool memory = path == ":memory:";
+  // Taken before the file is made: of two runs started on one path, the second is told who writes it.
+  std::unique_ptr<WriterLock> lock;
+  if (!memory) {
+    auto locked = WriterLock::acquire(path, commit_clock.unix_ms());
+    if (!locked) return locked.error();
+    lock = std::move(locked).value();
+  }
   auto db = Database::open(path, Database::Mode::create);
   if (!db) return db.error();
   Database& d = *db.value();
-  const bool memory = path == ":memory:";
   if (!memory) {
     if (auto e = d.exec("PRAGMA journal_mode=WAL")) return e->with_context("enabling WAL");
   }
@@ -116,7 +126,7 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
   if (auto e = write_segment(d, run.started_unix_ms, 0, run.telemetry_source)) return e->with_context("recording the run");
   if (auto e = d.exec("COMMIT")) return *e;
 
-  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(db).value(), commit_clock, options));
+  std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(lock), std::move(db).value(), commit_clock, options));
   if (auto e = store->prepare_statements()) return *e;
   store->started_unix_ms_ = run.started_unix_ms;
   for (const auto& g : gpus) store->gpu_indices_.push_back(g.index);

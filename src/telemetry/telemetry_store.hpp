@@ -30,7 +30,12 @@ namespace gpuvet::telemetry {
 class Database;
 class Statement;
 class SampleEncoder;
+class WriterLock;
 struct HistoryGpuMatch;
+
+// The shortest sampling interval a history may hold (the monitor's shortest --interval is 100 ms):
+// read_burnin and read_history refuse a file whose run.interval_s is below it or not finite.
+inline constexpr double kShortestIntervalS = 0.001;
 
 struct StoreOptions {
   // Longest time an appended sample may wait before it is committed (SIGKILL loses at most this).
@@ -64,6 +69,10 @@ class TelemetryStore {
  public:
   // Creates `path` (never overwrites; ":memory:" for a private database) with the run and GPUs.
   // `commit_clock` paces commits in wall time (a SteadyClock also when the run is simulated).
+  // The store is the file's one writer until it is destroyed (writer_lock.hpp: PATH.lock beside
+  // it, removed at the end): while another store holds it, in this process or another, create()
+  // and reopen() are refused (usage, exit 2) "PATH is being written by another gpuvet (pid N,
+  // started T); refusing to write it too". Readers take no lock.
   static core::Result<std::unique_ptr<TelemetryStore>> create(const std::string& path, const core::BurninRunInfo& run,
                                                               const std::vector<core::BurninGpu>& gpus,
                                                               platform::Clock& commit_clock, StoreOptions options = {});
@@ -118,7 +127,7 @@ class TelemetryStore {
   [[nodiscard]] std::size_t keyframes() const { return keyframes_.size(); }
 
  private:
-  TelemetryStore(std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options);
+  TelemetryStore(std::unique_ptr<WriterLock> lock, std::unique_ptr<Database> db, platform::Clock& clock, StoreOptions options);
   std::optional<core::Error> begin();
   std::optional<core::Error> write_nvlink(const core::TelemetrySample& sample);
   std::optional<core::Error> flush_tick();
@@ -127,6 +136,7 @@ class TelemetryStore {
   std::optional<core::Error> write_hour_rollup(const PeriodAccumulator::Closed& hour);
   // Reads the layout of the file's tables (table_version_) from meta.schema_version first.
   std::optional<core::Error> prepare_statements();
+  std::unique_ptr<WriterLock> lock_;  // before db_: released after the database is closed
   std::unique_ptr<Database> db_;
   platform::Clock& clock_;
   StoreOptions options_;
@@ -164,7 +174,11 @@ std::optional<core::Error> read_hour_rollups(const std::string& path, const std:
 // bounded memory: the run, GPUs, unsupported fields and events to `on_header` (may be empty) and in
 // the returned record (samples left empty), then each sample to `on_sample` in time order. Errors: bad_input when the file is
 // not a gpuvet burn-in database, has another schema version (version 1, written by gpuvet before
-// the streaming judge, is refused naming it) or holds malformed sample data.
+// the streaming judge, is refused naming it), or holds what no reader can read around, naming the
+// table (and row): malformed sample data, no row in gpus, a run.interval_s not finite or below
+// kShortestIntervalS, a sample time not finite, a GPU's sample not after its previous one, a
+// sample of a GPU that gpus does not list. A GPU listed with no sample is no error (the judges
+// call it not verified).
 core::Result<core::BurninRecord> read_burnin(const std::string& path, const HeaderSink& on_header,
                                              const SampleSink& on_sample);
 // The same with every sample in the record (tests, short runs, the fuzz harness).
