@@ -12,7 +12,8 @@ seconds="${1:-30}"
 [ $# -gt 0 ] && shift
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(parse_input_fuzzer paste_fuzzer pasted_views_fuzzer spec_fuzzer accept_report_fuzzer accept_state_fuzzer manifest_fuzzer telemetry_db_fuzzer)
+  targets=(parse_input_fuzzer paste_fuzzer pasted_views_fuzzer spec_fuzzer accept_report_fuzzer accept_state_fuzzer manifest_fuzzer telemetry_db_fuzzer
+           bundle_report_fuzzer offers_fuzzer)
 fi
 jobs="${GPUVET_FUZZ_JOBS:-2}"
 cxx="${GPUVET_FUZZ_CXX:-$(command -v clang++-14 || command -v clang++ || true)}"

@@ -3,6 +3,8 @@
 
 #include "core/text_safety.hpp"
 
+#include <algorithm>
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -324,10 +326,12 @@ core::Result<AcceptReport> parse_report_json(std::string_view text, const std::s
   });
 }
 
-std::string render_state(const std::string& key, const std::vector<StageRecord>& stages) {
+std::string render_state(const std::string& key, const std::vector<StageRecord>& stages, const RecordedDigests& files) {
   ordered_json list = ordered_json::array();
   for (const auto& s : stages) list.push_back(stage_json(s));
-  return dump_text(ordered_json{{"schema", kStateSchema}, {"key", key}, {"stages", list}});
+  ordered_json digests = ordered_json::object();
+  for (const auto& [name, digest] : files) digests[name] = digest;
+  return dump_text(ordered_json{{"schema", kStateSchema}, {"key", key}, {"stages", list}, {"files", digests}});
 }
 
 std::optional<std::string> state_key(std::string_view text) {
@@ -352,6 +356,30 @@ core::Result<std::vector<StageRecord>> parse_state(std::string_view text, const 
     std::vector<StageRecord> out;
     if (str(j, "key") != key) return out;
     for (const auto& s : need(j, "stages")) out.push_back(stage_of(s));
+    return out;
+  });
+}
+
+core::Result<RecordedDigests> parse_state_files(std::string_view text, const std::string& key, const std::string& file_name) {
+  if (core::bracket_depth(text) > core::kMaxNestingDepth) {
+    return core::input_error(fmt::format("{}: nested deeper than {} levels: not a gpuvet accept state file", file_name,
+                                         core::kMaxNestingDepth));
+  }
+  return guarded(file_name, [&]() -> core::Result<RecordedDigests> {
+    const auto j = ordered_json::parse(text);
+    if (str(j, "schema") != kStateSchema) return core::input_error(file_name + ": not a gpuvet accept state file");
+    RecordedDigests out;
+    if (str(j, "key") != key || !j.contains("files")) return out;
+    const auto& files = j.at("files");
+    if (!files.is_object()) throw JsonError{"\"files\" is not an object of file name -> SHA-256"};
+    for (const auto& [name, digest] : files.items()) {
+      const bool plain = !name.empty() && name.size() <= 255 && name != "." && name != ".." &&
+                         std::none_of(name.begin(), name.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f || c == '/'; });
+      const bool sha256 = digest.is_string() && digest.get_ref<const std::string&>().size() == 64 &&
+                          digest.get_ref<const std::string&>().find_first_not_of("0123456789abcdef") == std::string::npos;
+      if (!plain || !sha256) throw JsonError{"\"files\": expected file names of the bundle, each with its SHA-256 (hex)"};
+      out.emplace(name, digest.get<std::string>());
+    }
     return out;
   });
 }

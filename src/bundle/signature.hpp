@@ -31,6 +31,14 @@ enum class SignatureCheck { valid, invalid, unsigned_bundle };
 // Checks dir/MANIFEST.sig against dir/MANIFEST with the public key in `public_key_path`.
 core::Result<SignatureCheck> check_manifest_signature(const std::filesystem::path& dir,
                                                       const std::filesystem::path& public_key_path);
+// The same over `manifest_text`, the MANIFEST as the caller read it (bundle_dir.hpp read_manifest_file).
+core::Result<SignatureCheck> check_signature_of(const std::filesystem::path& dir, std::string_view manifest_text,
+                                                const std::filesystem::path& public_key_path);
+
+// What a bundle's seal says when no key checked it, for `verify` and every reader of bundles:
+// "has a MANIFEST.sig, not checked: pass --key to check it", or "unsigned: anyone can regenerate
+// this MANIFEST" (its digests only show that the files match a MANIFEST, not who wrote it).
+std::string unchecked_seal(const std::filesystem::path& dir);
 
 // SHA-256 of dir/MANIFEST: one line that identifies every byte of the bundle, to paste in an
 // e-mail or ticket and compare later.

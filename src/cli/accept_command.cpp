@@ -18,6 +18,7 @@
 #include "bundle/default_out_dir.hpp"
 #include "bundle/evidence_bundle.hpp"
 #include "bundle/out_dir.hpp"
+#include "bundle/recorded_files.hpp"
 #include "bundle/signature.hpp"
 #include "bundle/sha256.hpp"
 #include "catalog/gpu_catalog.hpp"
@@ -80,8 +81,10 @@ std::string run_key(const std::string& spec_text, const AcceptOptions& o, const 
 }
 
 // Readies --out before stage 1 (bundle::prepare_out_dir) and returns the stages an earlier
-// attempt of this very run finished. What happened to earlier files goes into `notes`.
+// attempt of this very run finished, and in `recorded` the files it recorded that are still as it
+// left them. What happened to earlier files goes into `notes`.
 core::Result<std::vector<accept::StageRecord>> prepare_bundle(const std::string& out_dir, const std::string& key,
+                                                             bundle::RecordedFiles& recorded,
                                                              std::vector<std::string>& notes, Streams& streams) {
   if (out_dir.empty()) return std::vector<accept::StageRecord>{};
   auto classify = [&key](const std::string& state_text) {
@@ -96,23 +99,28 @@ core::Result<std::vector<accept::StageRecord>> prepare_bundle(const std::string&
                                 "moved to {} and this run started afresh",
                                 out_dir, prepared->moved_aside));
   }
-  if (!prepared->foreign.empty()) {
-    std::string names;
-    for (const auto& n : prepared->foreign) names += (names.empty() ? "" : ", ") + n;
-    notes.push_back(fmt::format("{} also holds files gpuvet did not write ({}): they are not sealed in the MANIFEST, and "
-                                "`gpuvet verify` lists them as added",
-                                out_dir, names));
+  std::vector<accept::StageRecord> stages;
+  if (prepared->resume) {
+    const std::string state_file = out_dir + "/" + bundle::kStateFile;
+    auto state = bundle::read_file(out_dir, bundle::kStateFile);
+    if (!state) return state.error();
+    auto resumed = accept::parse_state(*state, key, state_file);
+    if (!resumed) return resumed.error();
+    auto files = accept::parse_state_files(*state, key, state_file);
+    if (!files) return files.error();
+    recorded = bundle::RecordedFiles(std::move(files).value());
+    // Before anything opens a database of the bundle: a -wal nobody recorded is never replayed.
+    auto vetted = bundle::vet_recorded_files(out_dir, recorded);
+    if (!vetted) return vetted.error();
+    for (auto& n : *vetted) notes.push_back(fmt::format("{}: {}", out_dir, n));
+    stages = std::move(resumed).value();
   }
   for (const auto& n : notes) streams.err << "gpuvet accept: " << n << "\n";
-  if (!prepared->resume) return std::vector<accept::StageRecord>{};
-  const std::string state_file = out_dir + "/" + bundle::kStateFile;
-  auto state = bundle::read_file(out_dir, bundle::kStateFile);
-  if (!state) return state.error();
-  auto resumed = accept::parse_state(*state, key, state_file);
-  if (!resumed) return resumed.error();
-  streams.err << fmt::format("gpuvet accept: resuming from {} ({} stages done; the quick gates are observed again)\n",
-                             out_dir, resumed->size());
-  return resumed;
+  if (prepared->resume) {
+    streams.err << fmt::format("gpuvet accept: resuming from {} ({} stages done; the quick gates are observed again)\n",
+                               out_dir, stages.size());
+  }
+  return stages;
 }
 
 const char* status_word(accept::ClauseStatus s) {
@@ -140,10 +148,24 @@ std::string summary_text(const accept::AcceptReport& r, const std::string& out_d
   return out;
 }
 
-// Seals what the run wrote, signs the MANIFEST with --sign (an earlier signature that no longer
-// matches is removed), and returns the bundle digest to print.
-core::Result<std::string> finish_bundle(const AcceptOptions& o, const bundle::Evidence& evidence) {
-  auto written = bundle::write_evidence(o.out_dir, evidence);
+// Seals what the run wrote (and the files state.json recorded), signs the MANIFEST with --sign (an
+// earlier signature that no longer matches is removed), and returns the bundle digest to print.
+// Anything else in the bundle is named in the report's notes and on stderr, and left unsealed.
+core::Result<std::string> finish_bundle(const AcceptOptions& o, accept::AcceptReport& report, const core::Machine& machine,
+                                        const core::Assessment& assessment, const std::string& spec_text,
+                                        const bundle::RecordedFiles& recorded, Streams& streams) {
+  auto plan = bundle::plan_seal(o.out_dir, recorded);
+  if (!plan) return plan.error();
+  if (!plan->foreign.empty()) {
+    std::string names;
+    for (const auto& n : plan->foreign) names += (names.empty() ? "" : ", ") + n;
+    report.notes.push_back(fmt::format("{} also holds files gpuvet did not write ({}): they are not sealed in the MANIFEST "
+                                       "(a telemetry file counts only with the digest state.json recorded when gpuvet "
+                                       "wrote it), and `gpuvet verify` lists them as added",
+                                       o.out_dir, names));
+    streams.err << "gpuvet accept: " << report.notes.back() << "\n";
+  }
+  auto written = bundle::write_evidence(o.out_dir, {report, machine, assessment, spec_text}, *plan);
   if (!written) return written.error();
   if (!o.sign_key.empty()) {
     auto signed_ok = bundle::sign_manifest(o.out_dir, o.sign_key);
@@ -207,11 +229,11 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& s
   const accept::StageContext ctx{*machine, *spec, catalog, assessment, o.quick};
   // The burn-in table and the collective sweep, live below their stage line on a terminal only.
   AcceptLiveProgress live(streams.err, isatty(STDERR_FILENO) != 0);
-  const auto stages = accept::make_stages(accept_stage_providers(target.value(), {o.quick, o.out_dir, &live}));
-
+  bundle::RecordedFiles recorded;  // the burn-in database and earlier attempts', with their digests
+  const auto stages = accept::make_stages(accept_stage_providers(target.value(), {o.quick, o.out_dir, &live, &recorded}));
 
   const std::string key = run_key(*spec_text, o, *machine);
-  auto resumed = prepare_bundle(o.out_dir, key, report.notes, streams);
+  auto resumed = prepare_bundle(o.out_dir, key, recorded, report.notes, streams);
   if (!resumed) return resumed.error();
 
   std::vector<accept::StageRecord> done;
@@ -235,7 +257,9 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& s
     streams.err << line << "\n";
     done.push_back(r);
     if (!o.out_dir.empty() && !save_error) {
-      auto saved = bundle::write_file(o.out_dir, bundle::kStateFile, accept::render_state(key, done));
+      auto digested = recorded.record(o.out_dir);  // what the stage wrote, before anyone else can touch it
+      auto saved = digested ? bundle::write_file(o.out_dir, bundle::kStateFile, accept::render_state(key, done, recorded.digests()))
+                            : core::Result<bool>(digested.error());
       if (!saved) save_error = saved.error();
     }
   };
@@ -247,7 +271,7 @@ core::Result<core::ExitCode> run_accept(const AcceptOptions& options, Streams& s
 
   std::string digest;
   if (!o.out_dir.empty()) {
-    auto finished = finish_bundle(o, {report, *machine, assessment, *spec_text});
+    auto finished = finish_bundle(o, report, *machine, assessment, *spec_text, recorded, streams);
     if (!finished) return finished.error();
     digest = std::move(finished).value();
   }

@@ -72,10 +72,11 @@ std::unique_ptr<accept::Stage> burnin_provider(Target& target, const AcceptWirin
   // they stop gpuvet as usual.
   if (!simulated) setup.guard_interrupts = [] { return std::static_pointer_cast<void>(std::make_shared<InterruptGuard>()); };
   const std::string out_dir = w.out_dir;
-  // The database lives in the bundle; an earlier attempt's database is kept beside it.
-  setup.db_path = [out_dir]() -> core::Result<std::string> {
+  // The database lives in the bundle; an earlier attempt's database is kept beside it. Both are
+  // recorded (digests in state.json), so only they are sealed.
+  setup.db_path = [out_dir, recorded = w.recorded]() -> core::Result<std::string> {
     if (out_dir.empty()) return std::string(":memory:");
-    return bundle::fresh_file(out_dir, bundle::kTelemetryDatabase);
+    return bundle::fresh_file(out_dir, bundle::kTelemetryDatabase, recorded);
   };
   return accept::make_burnin_stage(std::move(setup));
 }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "accept/registry.hpp"
+#include "bundle/recorded_files.hpp"
 #include "cli/target.hpp"
 #include "cli/accept_progress.hpp"
 
@@ -15,6 +16,7 @@ struct AcceptWiring {
   bool quick = false;       // --quick: fewer, smaller copy samples; collectives on pairs and 4-GPU subsets
   std::string out_dir;      // the evidence bundle ("" none: the burn-in database stays in memory)
   AcceptLiveProgress* live = nullptr;  // burn-in table and collective sweep on a terminal; null: quiet
+  bundle::RecordedFiles* recorded = nullptr;  // learns of the burn-in database created in out_dir
 };
 
 accept::StageProviders accept_stage_providers(Target& target, const AcceptWiring& wiring);

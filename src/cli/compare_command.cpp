@@ -1,6 +1,7 @@
 // gpuvet compare DIR|report.json ...: accept reports side by side (text, --markdown, --html): each
 // clause's result and number as % of the spec, verdicts, and the rows where machines differ. A
-// bundle is verified against its MANIFEST and report.json against its schema before it is read.
+// bundle is verified against its MANIFEST (with --key, its signature too) and report.json against
+// its schema and plausible numbers before it is read (bundle/bundle_report.hpp).
 #include <algorithm>
 #include <filesystem>
 #include <optional>
@@ -8,11 +9,11 @@
 
 #include <fmt/format.h>
 
-#include "accept/accept_json.hpp"
 #include "accept/compare.hpp"
-#include "bundle/bundle_dir.hpp"
+#include "bundle/bundle_report.hpp"
 #include "bundle/manifest.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/plan_bundles.hpp"
 #include "platform/user_file.hpp"
 #include "report/compare_json.hpp"
@@ -31,6 +32,7 @@ struct CompareOptions {
   bool html = false;
   bool json = false;
   std::string plan_model;  // --plan MODEL: rank the bundles as offers for this model
+  std::string key;         // --key PUBKEY: every bundle's MANIFEST must be signed by its private key
 };
 
 // The measured numbers side by side: value (spec %, % of best) per bundle, the winner and why.
@@ -52,19 +54,28 @@ std::string metrics_text(const accept::CompareTable& table) {
          "\"not measured\" is never counted as a loss.\n\nSpec clauses\n";
 }
 
-// The text of report.json: from a bundle (a directory, or a report.json beside a MANIFEST) only
-// once the whole bundle matches its MANIFEST; a loose report.json as it is, with a note.
-core::Result<std::string> read_report(const std::string& input, bool dir, Streams& streams) {
+// A report from a bundle (a directory, or a report.json beside a MANIFEST) only once the whole
+// bundle matches its MANIFEST (and with --key, its signature verifies); a loose report.json as it
+// is, with a note (refused with --key: nothing signs it). Either way its schema and numbers are checked.
+core::Result<bundle::BundleReport> read_report(const std::string& input, bool dir, const std::string& key, Streams& streams) {
   namespace fs = std::filesystem;
   const fs::path path(input);
-  if (dir) return bundle::read_verified_file(path, "report.json");
+  if (dir) return bundle::read_bundle_report(path, key);
   std::error_code ec;
   const fs::path parent = path.has_parent_path() ? path.parent_path() : fs::path(".");
   if (fs::exists(fs::symlink_status(parent / bundle::kManifestName, ec))) {
-    return bundle::read_verified_file(parent, path.filename().string());
+    return bundle::read_bundle_report(parent, key, path.filename().string());
+  }
+  if (!key.empty()) {
+    return core::input_error(fmt::format("{} is not in an evidence bundle (no MANIFEST beside it): --key {} cannot check it",
+                                         input, key));
   }
   streams.err << fmt::format("gpuvet compare: {} is not in an evidence bundle (no MANIFEST beside it): not verified\n", input);
-  return platform::read_user_file(input);
+  auto text = platform::read_user_file(input);
+  if (!text) return text.error();
+  auto report = bundle::parse_checked_report(*text, input);
+  if (!report) return report.error();
+  return bundle::BundleReport{std::move(report).value(), std::move(text).value(), false, ""};  // no seal to speak of
 }
 
 // The report.json an input names, as one path however it was spelled (b1, b1/, ./b1/report.json).
@@ -90,24 +101,24 @@ std::optional<core::Error> refuse_same_input(const std::vector<std::string>& inp
   return std::nullopt;
 }
 
-// A bundle directory or a report.json; the label is the directory (or file) name.
-core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input, Streams& streams,
-                                                                std::string& text_out) {
+// A bundle directory or a report.json; the label is the directory (or file) name. Without --key,
+// what vouches for a bundle is said on stderr.
+core::Result<std::pair<std::string, accept::AcceptReport>> load(const std::string& input, const std::string& key,
+                                                                Streams& streams, std::string& text_out) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool dir = fs::is_directory(input, ec);
-  const std::string file = dir ? (fs::path(input) / "report.json").string() : input;
-  auto text = read_report(input, dir, streams);
-  if (!text) return text.error();
-  if (auto e = accept::check_report_schema(*text, file)) return *e;
-  auto report = accept::parse_report_json(*text, file);
-  if (!report) return report.error();
-  text_out = *text;
+  auto read = read_report(input, dir, key, streams);
+  if (!read) return read.error();
+  if (key.empty() && !read->seal.empty()) {
+    streams.err << fmt::format("gpuvet compare: {}: {}\n", input, read->seal);
+  }
+  text_out = read->text;
   fs::path p(input);
   std::string label = dir ? p.lexically_normal().filename().string() : p.stem().string();
   if (label.empty() || label == "report") label = p.lexically_normal().parent_path().filename().string();
   if (label.empty()) label = input;
-  return std::pair{label, std::move(report).value()};
+  return std::pair{label, std::move(read).value().report};
 }
 
 core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePlanRunner& plan, Streams& streams) {
@@ -122,14 +133,14 @@ core::Result<core::ExitCode> run_compare(const CompareOptions& o, const BundlePl
         return core::usage_error(fmt::format("compare --plan: {} is not a bundle directory (plan needs the whole bundle)", input));
       }
     }
-    return plan(o.plan_model, o.inputs, o.json ? "json" : o.markdown ? "markdown" : o.html ? "html" : "", streams);
+    return plan(o.plan_model, o.inputs, o.key, o.json ? "json" : o.markdown ? "markdown" : o.html ? "html" : "", streams);
   }
   if (auto e = refuse_same_input(o.inputs)) return *e;
   std::vector<std::pair<std::string, accept::AcceptReport>> reports;
   std::vector<std::string> texts;
   for (const auto& input : o.inputs) {
     std::string text;
-    auto r = load(input, streams, text);
+    auto r = load(input, o.key, streams, text);
     if (!r) return r.error();
     for (size_t i = 0; i < texts.size(); ++i) {
       if (texts[i] == text) {
@@ -183,6 +194,9 @@ void add_compare_command(CLI::App& app, Action& action) {
   cmd->add_flag("--markdown", o->markdown, "Print a Markdown table");
   cmd->add_flag("--html", o->html, "Print a self-contained HTML page");
   cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.compare/1; with --plan gpuvet.plan/1)");
+  cmd->add_option("--key", o->key,
+                  "Public key (KEY.pub from `gpuvet keygen`): read a bundle only when its MANIFEST is signed by its private key")
+      ->check(non_empty_path());
   cmd->add_option("--plan", o->plan_model,
                   "Rank the bundles as offers for this model (preset, config.json or a parameter count) with their "
                   "measured numbers; takes gpuvet plan's job options and --price NAME=USD per GPU-hour");

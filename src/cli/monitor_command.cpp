@@ -52,6 +52,7 @@ struct MonitorOptions {
   std::string db;
   std::string retention;
   std::string baseline;
+  std::string baseline_key;  // --key PUBKEY: the --baseline bundle's MANIFEST must be signed by its private key
   std::string sim_profile;
   std::vector<std::string> faults;
   std::string speed = "1";
@@ -242,9 +243,12 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
   if (!gpus) return gpus.error();
   // Read once, here: the same reader as gpuvet trend; matched with the history's GPUs below.
   std::optional<accept::AcceptReport> bundle;
+  if (!o.baseline_key.empty() && o.baseline.empty()) return core::usage_error("--key checks the --baseline bundle's signature: give --baseline");
   if (!o.baseline.empty()) {
-    auto read = read_baseline_bundle(o.baseline);
+    std::string unchecked;
+    auto read = read_baseline_bundle(o.baseline, o.baseline_key, &unchecked);
     if (!read) return read.error();
+    if (!unchecked.empty()) streams.err << "<4>gpuvet: --baseline " << o.baseline << ": " << unchecked << "\n";
     bundle = std::move(read).value();
   }
 
@@ -416,6 +420,9 @@ void add_monitor_command(CLI::App& app, Action& action) {
       ->check(non_empty_path());
   cmd->add_option("--baseline", options->baseline,
                   "Acceptance bundle (gpuvet accept --out) of this machine: alert when a GPU under load drifts from it (baseline_drift)")
+      ->check(non_empty_path());
+  cmd->add_option("--key", options->baseline_key,
+                  "Public key (KEY.pub from `gpuvet keygen`): read --baseline only when its MANIFEST is signed by its private key")
       ->check(non_empty_path());
   cmd->add_option("--retention", options->retention,
                   "How long each layer is kept: raw=48h,minute=30d,hour=400d (defaults; any subset)");

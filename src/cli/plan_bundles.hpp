@@ -12,11 +12,12 @@
 
 namespace gpuvet::cli {
 
-// Plans `bundles` (directories, verified against their MANIFEST) as offers for `model` (a preset,
-// a config.json or a parameter count such as 70e9); `format` is "", "json", "markdown" or "html".
-// Exit 0, or 1 when no bundle fits the model.
+// Plans `bundles` (directories, verified against their MANIFEST and, with a `key`, its signature)
+// as offers for `model` (a preset, a config.json or a parameter count such as 70e9); `format` is
+// "", "json", "markdown" or "html". Exit 0, or 1 when no bundle fits the model.
 using BundlePlanRunner = std::function<core::Result<core::ExitCode>(const std::string& model, const std::vector<std::string>& bundles,
-                                                                    const std::string& format, Streams& streams)>;
+                                                                    const std::string& key, const std::string& format,
+                                                                    Streams& streams)>;
 
 // Registers plan's job options (--workload, --tokens, --seq-len, ..., --price NAME=USD) on `cmd`.
 BundlePlanRunner add_bundle_plan_options(CLI::App* cmd);

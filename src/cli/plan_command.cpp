@@ -9,6 +9,7 @@
 
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/plan_bundles.hpp"
 #include "cli/plan_offers.hpp"
 #include "platform/user_file.hpp"
@@ -45,6 +46,7 @@ struct PlanOptions {
   bool no_overlap = false;
   std::vector<std::string> offers;
   std::string offers_file;
+  std::string key;  // --key PUBKEY: a bundle offer only when its MANIFEST is signed by its private key
   std::vector<std::string> prices;  // [NAME=]AMOUNT/gpu-h|machine-h (a bare number: USD per GPU-hour)
   std::vector<int> price_after_offer;  // per --price: index of the offer given just before it, or -1
   bool json = false;
@@ -55,6 +57,11 @@ struct PlanOptions {
 
 core::Result<plan::ModelSpec> load_model(const PlanOptions& o) {
   if (!o.model.empty() && o.params > 0) return core::usage_error("--model and --params: choose one");
+  // A count no model has would reach the estimate's double-to-int conversions out of range.
+  if (o.params > plan::kMaxParams) {
+    return core::usage_error(fmt::format("--params {:g}: more than {:g} parameters: not a model gpuvet can plan", o.params,
+                                         plan::kMaxParams));
+  }
   if (o.params > 0) return plan::estimate_from_params(o.params);
   if (o.model.empty()) return core::usage_error("give --model PRESET|config.json or --params N (gpuvet plan --list-models)");
   if (const auto* preset = plan::find_preset(o.model)) return *preset;
@@ -123,18 +130,21 @@ core::Result<core::ExitCode> run_plan(const PlanOptions& o, Streams& streams) {
   }
   const auto& catalog = catalog::gpu_catalog();
   std::vector<plan::Offer> offers;
+  std::vector<std::string> notes;  // bundles read without --key: what was not checked
   if (!o.offers_file.empty()) {
-    auto file = offers_from_file(o.offers_file, catalog);
+    auto file = offers_from_file(o.offers_file, catalog, o.key, notes);
     if (!file) return file.error();
     offers = std::move(file).value();
   }
   const int file_offers = static_cast<int>(offers.size());
   for (const auto& name : o.offers) {
     std::error_code ec;
-    auto offer = std::filesystem::is_directory(name, ec) ? offer_from_bundle(name, catalog) : offer_from_profile(name, catalog);
+    auto offer = std::filesystem::is_directory(name, ec) ? offer_from_bundle(name, catalog, o.key, notes)
+                                                         : offer_from_profile(name, catalog);
     if (!offer) return offer.error();
     offers.push_back(std::move(offer).value());
   }
+  for (const auto& n : notes) streams.err << "gpuvet plan: " << n << "\n";
   if (offers.empty()) return core::usage_error("no offers: give --offers FILE or --offer PROFILE|BUNDLE (gpuvet sim list)");
   if (auto bad = check_layout_fits_offers(*model, *job, offers); !bad) return bad.error();
   std::vector<int> after_offer;
@@ -187,8 +197,10 @@ void add_job_options(CLI::App* cmd, PlanOptions& o) {
 BundlePlanRunner add_bundle_plan_options(CLI::App* cmd) {
   auto o = std::make_shared<PlanOptions>();
   add_job_options(cmd, *o);
-  return [o](const std::string& model, const std::vector<std::string>& bundles, const std::string& format, Streams& streams) {
+  return [o](const std::string& model, const std::vector<std::string>& bundles, const std::string& key,
+             const std::string& format, Streams& streams) {
     PlanOptions options = *o;
+    options.key = key;
     std::error_code ec;
     if (std::filesystem::exists(model, ec) || plan::find_preset(model) != nullptr) {
       options.model = model;
@@ -219,6 +231,10 @@ void add_plan_command(CLI::App& app, Action& action) {
   cmd->add_option("--offer", o->offers, "Simulator profile (gpuvet sim list) or acceptance bundle directory (repeatable)")
       ->allow_extra_args(false);
   cmd->add_option("--offers", o->offers_file, "Offers YAML file (docs/json.md, 'gpuvet plan')");
+  cmd->add_option("--key", o->key,
+                  "Public key (KEY.pub from `gpuvet keygen`): read a bundle offer only when its MANIFEST is signed by its "
+                  "private key")
+      ->check(non_empty_path());
   cmd->add_flag("--json", o->json, "Print JSON (schema gpuvet.plan/1)");
   cmd->add_flag("--markdown", o->markdown, "Print Markdown");
   cmd->add_flag("--html", o->html, "Print a self-contained HTML page with the step-time chart");

@@ -9,11 +9,9 @@
 #include <functional>
 #include <map>
 
-#include "accept/accept_json.hpp"
-#include "accept/compare.hpp"
 #include "analysis/judge.hpp"
 #include "backends/sim/simulator.hpp"
-#include "bundle/bundle_dir.hpp"
+#include "bundle/bundle_report.hpp"
 #include "platform/user_file.hpp"
 #include "plan/memory.hpp"
 
@@ -95,14 +93,14 @@ core::Result<plan::Offer> offer_from_profile(const std::string& profile, const c
   return o;
 }
 
-core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog) {
+core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog, const std::string& key,
+                                            std::vector<std::string>& notes) {
   namespace fs = std::filesystem;
   const std::string file = (fs::path(dir) / "report.json").string();
-  auto text = bundle::read_verified_file(fs::path(dir), "report.json");
-  if (!text) return text.error();
-  if (auto e = accept::check_report_schema(*text, file)) return *e;
-  auto report = accept::parse_report_json(*text, file);
-  if (!report) return report.error();
+  auto read = bundle::read_bundle_report(fs::path(dir), key);
+  if (!read) return read.error();
+  if (!read->signature_checked) notes.push_back(fmt::format("{}: {}", dir, read->seal));
+  const accept::AcceptReport* report = &read->report;
   std::string label = fs::path(dir).lexically_normal().filename().string();
   if (label.empty()) label = fs::path(dir).lexically_normal().parent_path().filename().string();
   plan::Offer o;
@@ -113,12 +111,19 @@ core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::
   const core::GpuModel* model = plan::find_gpu(catalog, gpu_name);
   if (model == nullptr) return core::input_error(fmt::format("{}: clause gpu.model: unknown GPU model '{}'", file, gpu_name));
   o.gpu = *model;
+  for (const auto* c : accept::all_clauses(*report)) {
+    if (c->id == "gpu.count" && c->status != accept::ClauseStatus::not_run && c->measured && !o.measured->gpus) {
+      return core::input_error(fmt::format("{}: clause gpu.count: {:g} GPUs: plan reads 1 to 64 GPUs per machine", file,
+                                           *c->measured));
+    }
+  }
   if (o.measured->gpus) o.gpus_per_node = *o.measured->gpus;
   if (o.measured->interconnect) o.interconnect = *o.measured->interconnect;
   return o;
 }
 
-core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog) {
+core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog,
+                                                        const std::string& key, std::vector<std::string>& notes) {
   auto text = platform::read_user_file(path);
   if (!text) return text.error();
   auto offers = plan::parse_offers(*text, path, catalog);
@@ -128,7 +133,7 @@ core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path,
     auto& o = offers.value()[i];
     if (o.bundle.empty()) continue;
     const auto dir = (base / o.bundle).string();
-    auto measured = offer_from_bundle(dir, catalog);
+    auto measured = offer_from_bundle(dir, catalog, key, notes);
     if (!measured) return measured.error().with_context(fmt::format("{}: offers[{}].bundle", path, i));
     if (measured->gpu.id != o.gpu.id) {
       return core::input_error(fmt::format("{}: offers[{}].bundle: {} measured {}, the offer names {}", path, i, dir,
@@ -149,6 +154,11 @@ core::Result<bool> apply_prices(const std::vector<std::string>& prices, const st
     const std::string& text = prices[k];
     const auto eq = text.find('=');
     const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+    if (eq != std::string::npos && name.empty()) {
+      return core::usage_error(fmt::format("--price {}: no offer name before '=' (write NAME=AMOUNT/gpu-h, or the amount "
+                                           "alone right after its --offer)",
+                                           text));
+    }
     auto price = plan::parse_price(eq == std::string::npos ? text : text.substr(eq + 1));
     if (!price) return core::usage_error("--price " + (name.empty() ? "" : name + "=") + price.error().message);
     plan::Offer* target = nullptr;

@@ -15,9 +15,13 @@
 namespace gpuvet::cli {
 
 core::Result<plan::Offer> offer_from_profile(const std::string& profile, const core::Catalog& catalog);
-core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog);
-// The offers of a YAML file; a `bundle:` path is read relative to the file's directory.
-core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog);
+// A bundle read through bundle::read_bundle_report: with a public `key` only when its MANIFEST is
+// signed by its private key; without, `notes` gets "DIR: unsigned: ..." (what was not checked).
+core::Result<plan::Offer> offer_from_bundle(const std::string& dir, const core::Catalog& catalog, const std::string& key,
+                                            std::vector<std::string>& notes);
+// The offers of a YAML file; a `bundle:` path is read relative to the file's directory, as above.
+core::Result<std::vector<plan::Offer>> offers_from_file(const std::string& path, const core::Catalog& catalog,
+                                                        const std::string& key, std::vector<std::string>& notes);
 
 // --price [NAME=]AMOUNT/gpu-h|machine-h (plan/offer.hpp parse_price): each price goes to the offer
 // called NAME or, without a name, to the offer at `after_offer[k]` (the --offer just before the

@@ -1,6 +1,6 @@
 // The baseline of `gpuvet trend --baseline BUNDLE_DIR`: the acceptance bundle's report.json, read
-// as `gpuvet compare` reads it (only once the bundle matches its MANIFEST, checked against its
-// schema), and from its burn-in charts each GPU's steady state under full load.
+// as `gpuvet compare` reads it (bundle/bundle_report.hpp: MANIFEST, --key signature, schema and
+// plausible numbers), and from its burn-in charts each GPU's steady state under full load.
 #include "cli/trend_baseline.hpp"
 
 #include <algorithm>
@@ -9,9 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "accept/accept_json.hpp"
-#include "accept/compare.hpp"
-#include "bundle/bundle_dir.hpp"
+#include "bundle/bundle_report.hpp"
 
 namespace gpuvet::cli {
 
@@ -86,17 +84,17 @@ core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptR
   return baseline;
 }
 
-core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir) {
+core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir, const std::string& public_key,
+                                                        std::string* seal) {
   namespace fs = std::filesystem;
   std::error_code ec;
   if (!fs::is_directory(bundle_dir, ec)) {
     return core::input_error(fmt::format("--baseline {}: not a directory; expected the evidence bundle written by gpuvet accept --out", bundle_dir));
   }
-  const std::string file = (fs::path(bundle_dir) / "report.json").string();
-  auto text = bundle::read_verified_file(bundle_dir, "report.json");
-  if (!text) return text.error().with_context("--baseline");
-  if (auto e = accept::check_report_schema(*text, file)) return *e;
-  return accept::parse_report_json(*text, file);
+  auto read = bundle::read_bundle_report(bundle_dir, public_key);
+  if (!read) return read.error().with_context("--baseline");
+  if (seal != nullptr) *seal = read->signature_checked ? "" : read->seal;
+  return std::move(read).value().report;
 }
 
 core::Result<analysis::TrendBaseline> baseline_for_history(const accept::AcceptReport& report, const std::string& bundle_dir,
@@ -147,8 +145,9 @@ core::Result<analysis::TrendBaseline> baseline_for_history(const accept::AcceptR
 }
 
 core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
-                                                          const std::vector<core::GpuTrend>& history_gpus) {
-  auto report = read_baseline_bundle(bundle_dir);
+                                                          const std::vector<core::GpuTrend>& history_gpus,
+                                                          const std::string& public_key, std::string* seal) {
+  auto report = read_baseline_bundle(bundle_dir, public_key, seal);
   if (!report) return report.error();
   return baseline_for_history(*report, bundle_dir, history_gpus);
 }

@@ -14,9 +14,13 @@ namespace gpuvet::cli {
 // accept report. Errors (bad_input) name `label`/report.json: no burn-in stage, or no charts.
 core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label);
 
-// `bundle_dir`/report.json, only once the bundle matches its MANIFEST (as gpuvet compare) and
-// checked against its schema. Errors (bad_input) name the directory or file and what was expected.
-core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir);
+// `bundle_dir`/report.json through bundle::read_bundle_report (as gpuvet compare): only once the
+// bundle matches its MANIFEST and, with a `public_key` (--key), its signature verifies with it;
+// schema and numbers checked. `seal`, when given, gets what was not checked without a key
+// ("unsigned: anyone can regenerate this MANIFEST"), or "" when the key verified it. Errors (bad_input) name the directory or
+// file and what was expected.
+core::Result<accept::AcceptReport> read_baseline_bundle(const std::string& bundle_dir, const std::string& public_key = {},
+                                                        std::string* seal = nullptr);
 
 // The bundle's baseline numbered as the history (`history_gpus`: every GPU of the history, present
 // or not). Matched by UUID where the bundle's identity and the history both know it (the driver
@@ -29,7 +33,8 @@ core::Result<analysis::TrendBaseline> baseline_for_history(const accept::AcceptR
 
 // read_baseline_bundle, then baseline_for_history.
 core::Result<analysis::TrendBaseline> load_trend_baseline(const std::string& bundle_dir,
-                                                          const std::vector<core::GpuTrend>& history_gpus);
+                                                          const std::vector<core::GpuTrend>& history_gpus,
+                                                          const std::string& public_key = {}, std::string* seal = nullptr);
 
 // The GPUs of the bundle's identity (index, name, UUID, bus id; limits not recorded there), for
 // numbering a new history as the acceptance did. Empty when the report has no identity.

@@ -1,4 +1,4 @@
-// gpuvet trend --db FILE [--since 7d] [--baseline BUNDLE_DIR] [--html OUT | --markdown | --json]:
+// gpuvet trend --db FILE [--since 7d] [--baseline BUNDLE_DIR [--key PUB]] [--html OUT | --markdown | --json]:
 // the weekly trend report over a history database (the monitor daemon's or a burn-in's): per-GPU
 // trend lines, the cards that stand out from their peers and from the acceptance bundle, the
 // period's alerts and events, and what to do. Exit 0 pass, 1 when a card stands out at fail
@@ -29,6 +29,7 @@ struct TrendOptions {
   std::string db;
   std::string since = "7d";
   std::string baseline;
+  std::string key;  // --key PUBKEY: the baseline bundle's MANIFEST must be signed by its private key
   std::string html;
   bool markdown = false;
   bool json = false;
@@ -56,6 +57,7 @@ core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) 
   if (static_cast<int>(!o.html.empty()) + static_cast<int>(o.markdown) + static_cast<int>(o.json) > 1) {
     return core::usage_error("--html, --markdown and --json: choose one");
   }
+  if (!o.key.empty() && o.baseline.empty()) return core::usage_error("--key checks the --baseline bundle's signature: give --baseline");
   const auto period_s = core::parse_duration(o.since);
   if (!period_s || !(*period_s >= 60) || *period_s > kMaxHistoryPeriodS) {
     return core::usage_error(fmt::format("--since '{}': expected a duration from 1m to 400d such as 7d, 24h or 30d", o.since));
@@ -66,8 +68,10 @@ core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) 
   const std::vector<core::Finding> health = analysis::period_health_findings(read->assessment);
   std::optional<core::TrendBaseline> baseline;
   if (!o.baseline.empty()) {
-    auto loaded = load_trend_baseline(o.baseline, read->history.gpus);
+    std::string unchecked;
+    auto loaded = load_trend_baseline(o.baseline, read->history.gpus, o.key, &unchecked);
     if (!loaded) return loaded.error();
+    if (!unchecked.empty()) read->notes.push_back(fmt::format("The baseline {} {}.", o.baseline, unchecked));
     baseline = std::move(loaded).value();
   }
   const auto assessment = analysis::judge_trend(read->history, baseline);
@@ -106,6 +110,9 @@ void add_trend_command(CLI::App& app, Action& action) {
   cmd->add_option("--db", o->db, "History database written by gpuvet monitor or gpuvet burnin")->required();
   cmd->add_option("--since", o->since, "The period: the last D of the history, up to its newest record (default 7d)");
   cmd->add_option("--baseline", o->baseline, "Acceptance evidence bundle (gpuvet accept --out) to compare each GPU with");
+  cmd->add_option("--key", o->key,
+                  "Public key (KEY.pub from `gpuvet keygen`): read --baseline only when its MANIFEST is signed by its private key")
+      ->check(non_empty_path());
   cmd->add_option("--html", o->html, "Write a self-contained HTML page with the trend lines to FILE ('-': standard output)")
       ->check(non_empty_path());
   cmd->add_flag("--markdown", o->markdown, "Print Markdown instead of text");

@@ -2,6 +2,8 @@
 // headline numbers and the burn-in's GEMM series. The slowest GPU paces synchronous training, so
 // TFLOP/s is the lowest per-GPU median and bandwidths are the clauses' lowest values.
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <vector>
 
 #include "accept/interconnect_observed.hpp"
@@ -10,6 +12,19 @@
 
 namespace gpuvet::plan {
 
+namespace {
+
+// Most GPUs one machine of a bundle may have (an offer's gpus_per_node is at most 64).
+constexpr double kMaxBundleGpus = 64;
+
+// A GPU count as an int only when it is a whole number a machine can have: a double outside
+// int's range must never reach static_cast (undefined behaviour: "-2147483648 GPUs").
+std::optional<int> gpu_count(double measured) {
+  if (!(measured >= 1 && measured <= kMaxBundleGpus) || measured != std::floor(measured)) return std::nullopt;
+  return static_cast<int>(measured);
+}
+
+}  // namespace
 
 Measured measured_from_report(const accept::AcceptReport& report, const std::string& label) {
   Measured m;
@@ -26,7 +41,7 @@ Measured measured_from_report(const accept::AcceptReport& report, const std::str
       }
     }
     if (!ran || !c->measured) continue;
-    if (c->id == "gpu.count") m.gpus = static_cast<int>(*c->measured);
+    if (c->id == "gpu.count") m.gpus = gpu_count(*c->measured);
     if (c->id == "gpu.memory") m.memory_gib = c->measured;
     if (c->id == "collectives.all_reduce.all") m.all_reduce_busbw_gbps = c->measured;
     if (c->id == "collectives.all_gather.all") m.all_gather_busbw_gbps = c->measured;

@@ -101,7 +101,8 @@ ModelSpec estimate_from_params(double params) {
   one.layers = 1;
   const double embed = 2.0 * m.vocab * m.hidden;
   const double per_layer = count_params(one).total - embed - m.hidden;
-  m.layers = std::max(1, static_cast<int>(std::lround((params - embed) / per_layer)));
+  const double layers = std::clamp((std::min(params, kMaxParams) - embed) / per_layer, 1.0, 1e7);
+  m.layers = static_cast<int>(std::lround(layers));
   m.source = "estimated from the parameter count: Llama-3-shaped (hidden from the nearest published dense model, "
              "head_dim 128, 8 KV heads, MLP 3.5 x hidden, 128256-token vocabulary), layers to match the count";
   m.estimated = {"layers", "hidden", "heads", "kv_heads", "head_dim", "intermediate", "vocab"};

@@ -59,8 +59,13 @@ double attention_params_per_layer(const ModelSpec& m);
 // max(1, kv_heads / tp) x head_dim x dtype bytes; MLA caches kv_lora_rank + rope dims once.
 double kv_bytes_per_token_per_gpu(const ModelSpec& m, int tp, double dtype_bytes);
 
+// Most parameters gpuvet plans for (a quadrillion: 2,000x the largest published model); callers
+// refuse more before estimating.
+inline constexpr double kMaxParams = 1e15;
+
 // A Llama-shaped architecture for `params` total parameters (every field listed in estimated):
 // hidden from the nearest published dense model, layers to match the count, GQA with 8 KV heads.
+// `params` is clamped to 1..kMaxParams for the layer count, so every conversion stays in range.
 ModelSpec estimate_from_params(double params);
 
 }  // namespace gpuvet::plan

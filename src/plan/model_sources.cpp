@@ -52,7 +52,25 @@ ModelSpec from_fields(const json& c, std::string name, std::string source) {
   if (m.kv_heads == 0 || m.kv_heads > m.heads) {
     throw FieldError{fmt::format("num_key_value_heads: must be 1..num_attention_heads ({}), found {}", m.heads, m.kv_heads)};
   }
+  if (m.heads % m.kv_heads != 0) {
+    throw FieldError{fmt::format("num_key_value_heads ({}) must divide num_attention_heads ({}): each KV head serves a "
+                                 "whole group of query heads",
+                                 m.kv_heads, m.heads)};
+  }
+  // head_dim 0 would make attention and the KV cache free: a plan that fits any context.
+  if (!c.contains("head_dim") || c["head_dim"].is_null()) {
+    if (m.heads > m.hidden) {
+      throw FieldError{fmt::format("num_attention_heads ({}) is more than hidden_size ({}): a head would have 0 dimensions "
+                                   "(give head_dim if the model's heads are not hidden_size / num_attention_heads wide)",
+                                   m.heads, m.hidden)};
+    }
+    if (m.hidden % m.heads != 0) {
+      throw FieldError{fmt::format("num_attention_heads ({}) does not divide hidden_size ({}) and no head_dim is given",
+                                   m.heads, m.hidden)};
+    }
+  }
   m.head_dim = positive(c, "head_dim", false, m.hidden / m.heads, "");
+  if (m.head_dim == 0) throw FieldError{"head_dim: must be positive, found 0"};
   m.intermediate = positive(c, "intermediate_size", true, 0, "the MLP width");
   m.vocab = positive(c, "vocab_size", true, 0, "the vocabulary size");
   if (c.contains("tie_word_embeddings")) {
@@ -67,6 +85,7 @@ ModelSpec from_fields(const json& c, std::string name, std::string source) {
     if (m.experts_per_token > m.experts) throw FieldError{"num_experts_per_tok: more than the experts"};
     m.shared_experts = positive(c, "n_shared_experts", false, 0, "");
     m.moe_intermediate = positive(c, "moe_intermediate_size", false, m.intermediate, "");
+    if (m.moe_intermediate == 0) throw FieldError{"moe_intermediate_size: must be positive, found 0"};
     m.dense_layers = positive(c, "first_k_dense_replace", false, 0, "");
   }
   m.kv_lora_rank = positive(c, "kv_lora_rank", false, 0, "");

@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
+
+#include "core/text_safety.hpp"
 
 namespace gpuvet::plan {
 
@@ -53,6 +57,50 @@ int integer(const YAML::Node& node, const std::string& path, int lo, int hi) {
   const double v = number(node, path, lo, hi);
   if (v != std::floor(v)) throw FieldError{fmt::format("{}: expected a whole number, found {:g}", where(path, node), v)};
   return static_cast<int>(v);
+}
+
+// yaml-cpp keeps every pair of a mapping and `node[key]` finds the first: a key written twice
+// (a second price_per_gpu_hour pasted under the first) would be dropped without a word, as the
+// spec parser refuses too. Bounded by the nesting checks in parse_offers.
+void reject_duplicate_keys(const YAML::Node& node, const std::string& path) {
+  if (node.IsSequence()) {
+    for (std::size_t i = 0; i < node.size(); ++i) reject_duplicate_keys(node[i], fmt::format("{}[{}]", path, i));
+    return;
+  }
+  if (!node.IsMap()) return;
+  std::map<std::string, int> seen;
+  for (const auto& entry : node) {
+    const std::string key = entry.first.IsScalar() ? entry.first.Scalar() : "(not a scalar)";
+    const std::string at = path.empty() ? key : path + "." + key;
+    if (const auto first = seen.find(key); first != seen.end()) {
+      throw FieldError{fmt::format("{}: written twice (first on line {}): an offer states each field once", where(at, entry.first),
+                                   first->second)};
+    }
+    seen.emplace(key, entry.first.Mark().line + 1);
+    reject_duplicate_keys(entry.second, at);
+  }
+}
+
+// What no offers file needs and a recursive parser must not see: nesting deep enough to exhaust
+// the stack (flow brackets, or block indentation).
+void check_nesting(std::string_view text) {
+  if (core::bracket_depth(text) > core::kMaxNestingDepth) {
+    throw FieldError{fmt::format("line 1: brackets nested deeper than {} levels", core::kMaxNestingDepth)};
+  }
+  constexpr std::size_t kMaxIndent = 256;
+  std::size_t line = 1, indent = 0;
+  bool at_start = true;
+  for (const char c : text) {
+    if (c == '\n') {
+      ++line;
+      indent = 0;
+      at_start = true;
+    } else if (at_start && (c == ' ' || c == '\t')) {
+      if (++indent > kMaxIndent) throw FieldError{fmt::format("line {}: indented deeper than {} columns", line, kMaxIndent)};
+    } else {
+      at_start = false;
+    }
+  }
 }
 
 Offer parse_one(const YAML::Node& node, const std::string& path, const core::Catalog& catalog) {
@@ -103,9 +151,11 @@ Offer parse_one(const YAML::Node& node, const std::string& path, const core::Cat
                                  "e.g. nics: {{count: 8, gbit_s: 400}}",
                                  path, o.nodes)};
   }
-  if (node["price_per_gpu_hour"]) o.price_per_gpu_hour = number(node["price_per_gpu_hour"], path + ".price_per_gpu_hour", 0, 1e6);
+  if (node["price_per_gpu_hour"]) {
+    o.price_per_gpu_hour = number(node["price_per_gpu_hour"], path + ".price_per_gpu_hour", 0, kMaxPricePerGpuHour);
+  }
   if (node["price_per_machine_hour"]) {
-    o.price_per_machine_hour = number(node["price_per_machine_hour"], path + ".price_per_machine_hour", 0, 1e7);
+    o.price_per_machine_hour = number(node["price_per_machine_hour"], path + ".price_per_machine_hour", 0, kMaxPricePerMachineHour);
   }
   if (o.price_per_gpu_hour && o.price_per_machine_hour) {
     throw FieldError{path + ": give price_per_gpu_hour or price_per_machine_hour, not both"};
@@ -173,16 +223,20 @@ core::Result<Price> parse_price(std::string_view text) {
   std::string number = a.substr(i, j - i);
   number.erase(0, number.find_first_not_of(' '));
   number.erase(number.find_last_not_of(' ') + 1);
-  double v = -1;
-  try {
-    std::size_t used = 0;
-    v = std::stod(number, &used);
-    if (used != number.size()) return bad("not a number");
-  } catch (const std::exception&) {
-    return bad("not a number");
+  // Decimal digits with at most one point: no sign, exponent, hex, inf or nan (std::stod takes
+  // "0x10" as 16 and "1e308" as a price that prints as "inf USD").
+  if (!number.empty() && number.front() == '-') return bad("a price must not be negative");
+  const auto digits = std::count_if(number.begin(), number.end(), [](unsigned char c) { return std::isdigit(c); });
+  const auto points = std::count(number.begin(), number.end(), '.');
+  if (digits == 0 || points > 1 || static_cast<std::size_t>(digits + points) != number.size()) {
+    return bad("not a decimal number (digits with at most one '.')");
   }
-  if (!std::isfinite(v)) return bad("not a finite number");
-  if (v < 0) return bad("a price must not be negative");
+  double v = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v, std::chars_format::fixed);
+  if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(v)) return bad("not a number");
+  if (!(v > 0)) return bad("a price must be more than 0");
+  const double ceiling = p.per_machine ? kMaxPricePerMachineHour : kMaxPricePerGpuHour;
+  if (v > ceiling) return bad(fmt::format("more than {:g} per {}-hour", ceiling, p.per_machine ? "machine" : "GPU"));
   if (currency.size() > 8) return bad("currency label longer than 8 letters");
   p.amount = v;
   if (!currency.empty()) {
@@ -210,7 +264,9 @@ const core::GpuModel* find_gpu(const core::Catalog& catalog, std::string_view id
 core::Result<std::vector<Offer>> parse_offers(std::string_view yaml_text, const std::string& file_name,
                                               const core::Catalog& catalog) {
   try {
+    check_nesting(yaml_text);
     const YAML::Node root = YAML::Load(std::string(yaml_text));
+    reject_duplicate_keys(root, "");
     const YAML::Node list = root["offers"];
     if (!list || !list.IsSequence() || list.size() == 0) {
       return core::input_error(file_name + ": expected a top-level 'offers:' list with at least one offer");

@@ -57,9 +57,14 @@ struct Offer {
 core::Result<std::vector<Offer>> parse_offers(std::string_view yaml_text, const std::string& file_name,
                                               const core::Catalog& catalog);
 
+// Highest prices gpuvet believes, per GPU-hour and per machine-hour (an offers file or --price).
+inline constexpr double kMaxPricePerGpuHour = 1e6;
+inline constexpr double kMaxPricePerMachineHour = 1e7;
+
 // A price as written on the command line: "2.49/gpu-h", "19.92/machine-h", "EUR 2.49/gpu-h",
 // "2.49 EUR/gpu-h", "$2.49/gpu-h"; a bare number is per GPU-hour in USD. The currency is a label
-// (letters, or $ EUR-sign GBP-sign), never converted. Errors say what was expected.
+// (letters, or $ EUR-sign GBP-sign), never converted. The amount is decimal digits with at most
+// one point, more than 0 and at most the ceiling above. Errors (usage) say what was expected.
 struct Price {
   double amount = 0;
   bool per_machine = false;  // per machine (node) hour rather than per GPU-hour

@@ -1,16 +1,19 @@
 // --out never harms a user's files and never carries another run's evidence: unrelated
 // directories are refused before anything runs, another run's bundle is moved aside whole,
-// foreign files are never sealed, and a resumed run re-observes the machine (issue 11).
+// foreign files are never sealed, and a resumed run re-observes the machine (issue 11). Files with
+// gpuvet's own names planted between runs are neither sealed nor replayed (issue 20).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "accept_test_support.hpp"
 #include "cli_runner.hpp"
+#include "spec/spec_templates.hpp"
 
 namespace gpuvet::accept::testing {
 namespace {
@@ -89,6 +92,78 @@ TEST_F(AcceptOutDir, AnotherRunsBundleIsMovedAsideWholeAndTheReportSaysSo) {
   EXPECT_EQ(run_cli({"verify", out.string()}).exit_code, 0);
   EXPECT_NE(read(out / "report.json").find("bundle.earlier-1"), std::string::npos);
   EXPECT_NE(read(out / "spec.yaml").find("a100"), std::string::npos);
+}
+
+// A -wal that adds an Xid 79 to `db`: what someone would plant beside the bundle's database. A
+// copy of the database is changed through SQLite and its -wal taken before the close folds it in.
+std::string crafted_wal(const fs::path& db, const fs::path& scratch) {
+  fs::create_directories(scratch);
+  const fs::path copy = scratch / "copy.db";
+  fs::copy_file(db, copy, fs::copy_options::overwrite_existing);
+  sqlite3* c = nullptr;
+  EXPECT_EQ(sqlite3_open(copy.c_str(), &c), SQLITE_OK);
+  EXPECT_EQ(sqlite3_exec(c,
+                         "PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; "
+                         "INSERT INTO events (gpu, t_s, kind, code, message) VALUES (3, 60, 'xid', 79, 'PLANTED fell off the bus');",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK)
+      << sqlite3_errmsg(c);
+  std::ifstream in(scratch / "copy.db-wal", std::ios::binary);
+  std::string wal{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  sqlite3_close(c);
+  return wal;
+}
+
+TEST_F(AcceptOutDir, AResumedRunNeverSealsOrReplaysFilesPlantedUnderGpuvetsNames) {
+  const auto spec = (dir_ / "full.yaml").string();
+  std::ofstream(spec) << *spec::template_text("hgx-h100-8x");  // with the burn-in: a telemetry.db in the bundle
+  const fs::path out = dir_ / "bundle";
+  ASSERT_EQ(run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out.string()}).exit_code, 0);
+  const std::string wal = crafted_wal(out / "telemetry.db", dir_ / "scratch");
+  ASSERT_FALSE(wal.empty());
+  std::ofstream(out / "telemetry.db-wal", std::ios::binary) << wal;
+  const auto replayed = run_cli({"report", "--db", (out / "telemetry.db").string()});
+  ASSERT_EQ(replayed.exit_code, 1) << "the planted -wal is a real one: " << replayed.out;
+  ASSERT_NE(replayed.out.find("xid 79: PLANTED"), std::string::npos) << replayed.out;
+  fs::copy_file(out / "telemetry.db", out / "telemetry.db.earlier-9");
+
+  auto again = run_cli({"accept", "--spec", spec, "--sim", "hgx-h100-8x", "--out", out.string()});
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_NE(again.err.find("resuming from"), std::string::npos) << again.err;
+  const std::string manifest = read(out / "MANIFEST");
+  EXPECT_NE(manifest.find("  telemetry.db\n"), std::string::npos) << "the database state.json recorded stays sealed";
+  EXPECT_EQ(manifest.find("telemetry.db-wal"), std::string::npos) << manifest;
+  EXPECT_EQ(manifest.find("telemetry.db.earlier-9"), std::string::npos) << manifest;
+  // The -wal was moved aside before anything could open the database: never replayed into it.
+  EXPECT_FALSE(fs::exists(out / "telemetry.db-wal"));
+  EXPECT_TRUE(fs::exists(out / "telemetry.db-wal.unrecorded-1"));
+  EXPECT_NE(again.err.find("telemetry.db-wal was not recorded by state.json"), std::string::npos) << again.err;
+  EXPECT_NE(again.err.find("files gpuvet did not write (telemetry.db-wal.unrecorded-1, telemetry.db.earlier-9)"),
+            std::string::npos)
+      << again.err;
+  EXPECT_NE(read(out / "report.json").find("telemetry.db.earlier-9"), std::string::npos);
+  const auto report = run_cli({"report", "--db", (out / "telemetry.db").string()});
+  EXPECT_EQ(report.exit_code, 0) << report.out;
+  EXPECT_EQ(report.out.find("PLANTED"), std::string::npos) << report.out;
+  auto verify = run_cli({"verify", out.string()});
+  EXPECT_EQ(verify.exit_code, 1) << verify.out;
+  EXPECT_NE(verify.out.find("added    telemetry.db.earlier-9"), std::string::npos) << verify.out;
+  EXPECT_NE(verify.out.find("added    telemetry.db-wal.unrecorded-1"), std::string::npos) << verify.out;
+}
+
+TEST_F(AcceptOutDir, ADirectoryOfAUsersReportsWithoutStateIsRefusedNotMovedAside) {
+  const fs::path out = dir_ / "my-reports";
+  fs::create_directories(out);
+  std::ofstream(out / "report.md") << "# my notes";
+  std::ofstream(out / "report.json") << "{}";
+  auto run = run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--out", out.string()});
+  EXPECT_EQ(run.exit_code, 2) << run.err;
+  EXPECT_NE(run.err.find("is not a gpuvet evidence bundle"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("having no gpuvet state.json"), std::string::npos) << run.err;
+  EXPECT_EQ(run.err.find("[1/8]"), std::string::npos) << run.err;
+  EXPECT_FALSE(fs::exists(dir_ / "my-reports.earlier-1"));
+  EXPECT_EQ(read(out / "report.md"), "# my notes");
+  EXPECT_EQ(std::distance(fs::directory_iterator(out), fs::directory_iterator()), 2);
 }
 
 #ifdef GPUVET_FAKE_NVML_FULL

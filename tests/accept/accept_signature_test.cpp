@@ -61,7 +61,64 @@ TEST_F(AcceptSignature, ASignedBundleVerifiesWithItsKey) {
   EXPECT_NE(verify.out.find("signature valid"), std::string::npos) << verify.out;
   auto plain = run_cli({"verify", out});
   EXPECT_EQ(plain.exit_code, 0);
-  EXPECT_NE(plain.out.find("signed; the signature was not checked"), std::string::npos) << plain.out;
+  EXPECT_NE(plain.out.find(out + ": has a MANIFEST.sig, not checked: pass --key to check it"), std::string::npos) << plain.out;
+}
+
+TEST_F(AcceptSignature, VerifyWithoutAKeySaysWhatItDidNotCheck) {
+  // Issue 20: a signature broken by a regenerated MANIFEST was called "signed" with exit 0.
+  const auto out = accept_signed("b");
+  std::ofstream(fs::path(out) / "report.md", std::ios::app) << "\nAll clauses passed.\n";
+  ASSERT_TRUE(bundle::write_manifest(out).ok());
+  auto plain = run_cli({"verify", out});
+  EXPECT_EQ(plain.exit_code, 0) << "the files match the MANIFEST; only a key can say who wrote it";
+  EXPECT_NE(plain.out.find("has a MANIFEST.sig, not checked: pass --key to check it"), std::string::npos) << plain.out;
+  EXPECT_EQ(plain.out.find("signed;"), std::string::npos) << plain.out;
+  const auto unsigned_out = (dir_ / "u").string();
+  ASSERT_EQ(run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--out", unsigned_out}).exit_code, 0);
+  auto bare = run_cli({"verify", unsigned_out});
+  EXPECT_EQ(bare.exit_code, 0);
+  EXPECT_NE(bare.out.find(unsigned_out + ": unsigned: anyone can regenerate this MANIFEST"), std::string::npos) << bare.out;
+}
+
+TEST_F(AcceptSignature, AnAddedDirectoryIsADifferenceAsAnAddedFileIs) {
+  const auto out = accept_signed("b");
+  fs::create_directories(fs::path(out) / "extra");
+  auto empty = run_cli({"verify", out});
+  EXPECT_EQ(empty.exit_code, 1) << empty.out;
+  EXPECT_NE(empty.out.find("TAMPERED"), std::string::npos) << empty.out;
+  EXPECT_NE(empty.out.find("added    extra/"), std::string::npos) << empty.out;
+  std::ofstream(fs::path(out) / "extra" / "note.txt") << "x";
+  auto full = run_cli({"verify", out});
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_NE(full.out.find("added    extra/note.txt"), std::string::npos) << full.out;
+  fs::remove(fs::path(out) / "extra" / "note.txt");
+  const auto compared = run_cli({"compare", out, accept_signed("c")});
+  EXPECT_EQ(compared.exit_code, 2);
+  EXPECT_NE(compared.err.find("differs from its MANIFEST (added extra/)"), std::string::npos) << compared.err;
+}
+
+TEST_F(AcceptSignature, AKeygenThatRefusesLeavesNoKeyBehind) {
+  const auto key = (dir_ / "new.key").string();
+  fs::create_symlink(dir_ / "nowhere" / "x.pub", key + ".pub");  // a dangling link where the public key would go
+  auto refused = run_cli({"keygen", "-o", key});
+  EXPECT_EQ(refused.exit_code, 2) << refused.err;
+  EXPECT_NE(refused.err.find(key + ".pub already exists"), std::string::npos) << refused.err;
+  EXPECT_FALSE(fs::exists(fs::symlink_status(key))) << "the private key of a refused keygen stayed behind";
+  EXPECT_FALSE(fs::exists(dir_ / "nowhere"));
+}
+
+TEST_F(AcceptSignature, APrivateKeyOthersCanReadIsRefusedNamingTheFix) {
+  for (const auto mode : {fs::perms::group_read, fs::perms::others_read}) {
+    fs::permissions(key_, fs::perms::owner_read | fs::perms::owner_write | mode);
+    const auto out = (dir_ / "open").string();
+    auto run = run_cli({"accept", "--spec", spec_, "--sim", "hgx-h100-8x", "--out", out, "--sign", key_});
+    EXPECT_EQ(run.exit_code, 2) << run.err;
+    EXPECT_NE(run.err.find(key_ + ": the private key is open to"), std::string::npos) << run.err;
+    EXPECT_NE(run.err.find("chmod 600 " + key_), std::string::npos) << run.err;
+    EXPECT_EQ(run.err.find("[1/8]"), std::string::npos) << "refused before stage 1: " << run.err;
+  }
+  fs::permissions(key_, fs::perms::owner_read | fs::perms::owner_write);
+  accept_signed("closed");
 }
 
 TEST_F(AcceptSignature, AReportEditedWithARegeneratedManifestIsCaught) {

@@ -1,7 +1,8 @@
 // compare reads evidence only from bundles that match their MANIFEST, and only report.json files
 // that keep schema gpuvet.accept/1 (documented words, numbers as numbers, bounded nesting), with
 // errors naming the bundle, the file and the field; reading a bundle's burn-in database leaves it
-// verifiable.
+// verifiable. With --key only signed bundles are read, without it the output says what was not
+// checked; numbers no hardware gives are refused (issue 20).
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -14,6 +15,7 @@
 #include "accept/accept_json.hpp"
 #include "accept/compare.hpp"
 #include "accept_test_support.hpp"
+#include "bundle/bundle_dir.hpp"
 #include "cli_runner.hpp"
 #include "spec/spec_templates.hpp"
 
@@ -130,8 +132,104 @@ class CompareEvidence : public ::testing::Test {
     EXPECT_LE(run.exit_code, 1) << run.err;
     return out;
   }
+  std::string signed_bundle(const std::string& name, const std::string& profile, const std::string& key) {
+    const auto spec = write("spec.yaml", gates_only("hgx-a100-8x"));
+    const auto out = (dir_ / name).string();
+    const auto run = run_cli({"accept", "--spec", spec, "--sim", profile, "--out", out, "--sign", key});
+    EXPECT_LE(run.exit_code, 1) << run.err;
+    return out;
+  }
+  // Rewrites report.json of `bundle` through `change` and regenerates its MANIFEST, as anyone
+  // holding the files can.
+  void edit_report(const std::string& bundle, const std::function<void(ordered_json&)>& change) {
+    auto j = ordered_json::parse(read(fs::path(bundle) / "report.json"));
+    change(j);
+    std::ofstream(fs::path(bundle) / "report.json", std::ios::binary | std::ios::trunc) << j.dump(2);
+    ASSERT_TRUE(bundle::write_manifest(bundle).ok());
+  }
   fs::path dir_;
 };
+
+// The clause `id` of a report.json, wherever its stage put it.
+ordered_json& clause_of(ordered_json& j, const std::string& id) {
+  for (auto& stage : j["stages"]) {
+    for (auto& c : stage["clauses"]) {
+      if (c["id"] == id) return c;
+    }
+  }
+  throw std::runtime_error("no clause " + id);
+}
+
+TEST_F(CompareEvidence, WithAKeyOnlyBundlesItsPrivateKeySignedAreRead) {
+  const auto key = (dir_ / "buyer.key").string();
+  ASSERT_EQ(run_cli({"keygen", "-o", key}).exit_code, 0);
+  const auto pub = key + ".pub";
+  const auto a = signed_bundle("vendor-a", "hgx-a100-8x", key);
+  const auto b = signed_bundle("vendor-b", "nvlink-4plus4-8x", key);
+  const auto checked = run_cli({"compare", "--key", pub, a, b});
+  EXPECT_EQ(checked.exit_code, 0) << checked.err;
+  EXPECT_EQ(checked.err.find("not checked"), std::string::npos) << checked.err;
+  const auto unchecked = run_cli({"compare", a, b});
+  EXPECT_EQ(unchecked.exit_code, 0) << unchecked.err;
+  EXPECT_NE(unchecked.err.find(a + ": has a MANIFEST.sig, not checked: pass --key to check it"), std::string::npos)
+      << unchecked.err;
+  const auto c = bundle("vendor-c", "hgx-a100-8x");
+  const auto bare = run_cli({"compare", a, c});
+  EXPECT_NE(bare.err.find(c + ": unsigned: anyone can regenerate this MANIFEST"), std::string::npos) << bare.err;
+  const auto refused = run_cli({"compare", "--key", pub, a, c});
+  EXPECT_EQ(refused.exit_code, 2);
+  EXPECT_NE(refused.err.find(c + ": NOT SIGNED"), std::string::npos) << refused.err;
+  EXPECT_EQ(refused.out, "");
+  for (const auto& plan : {std::vector<std::string>{"compare", "--plan", "llama-3-8b", "--key", pub, a, c},
+                           std::vector<std::string>{"plan", "--model", "llama-3-8b", "--key", pub, "--offer", a, "--offer", c}}) {
+    const auto r = run_cli(plan);
+    EXPECT_EQ(r.exit_code, 2) << plan[0];
+    EXPECT_NE(r.err.find(c + ": NOT SIGNED"), std::string::npos) << r.err;
+  }
+  EXPECT_LE(run_cli({"plan", "--model", "llama-3-8b", "--key", pub, "--offer", a}).exit_code, 1);
+  const auto plan_unchecked = run_cli({"plan", "--model", "llama-3-8b", "--offer", c});
+  EXPECT_NE(plan_unchecked.err.find(c + ": unsigned: anyone can regenerate this MANIFEST"), std::string::npos)
+      << plan_unchecked.err;
+  // The failing offer made to look like a pass, MANIFEST regenerated: only the signature can tell.
+  edit_report(b, [](ordered_json& j) { j["verdict"] = "pass"; });
+  EXPECT_EQ(run_cli({"compare", a, b}).exit_code, 0);
+  const auto forged = run_cli({"compare", "--key", pub, a, b});
+  EXPECT_EQ(forged.exit_code, 2);
+  EXPECT_NE(forged.err.find(b + ": SIGNATURE INVALID"), std::string::npos) << forged.err;
+  const auto loose = write("loose.json", read(fs::path(a) / "report.json"));
+  EXPECT_EQ(run_cli({"compare", "--key", pub, a, loose}).exit_code, 2);
+}
+
+TEST_F(CompareEvidence, NumbersNoHardwareGivesAreRefusedNamingTheFileAndTheField) {
+  const auto a = bundle("vendor-a", "hgx-a100-8x");
+  const auto b = bundle("vendor-b", "hgx-a100-8x");
+  // A busbw of 1e308 won every row.
+  edit_report(b, [](ordered_json& j) {
+    ordered_json busbw = clause_of(j, "gpu.count");
+    busbw["id"] = "collectives.all_reduce.all";
+    busbw["unit"] = "GB/s";
+    busbw["measured"] = 1e308;
+    j["stages"][0]["clauses"].push_back(busbw);
+  });
+  const auto busbw = run_cli({"compare", a, b});
+  EXPECT_EQ(busbw.exit_code, 2) << busbw.out;
+  EXPECT_NE(busbw.err.find(b + "/report.json: stages[0].clauses["), std::string::npos) << busbw.err;
+  EXPECT_NE(busbw.err.find("].measured (collectives.all_reduce.all): 1e+308 is above 10000 GB/s"), std::string::npos)
+      << busbw.err;
+  EXPECT_EQ(busbw.out, "");
+  // "-2147483648 GPUs": a GPU count out of int's range reached a conversion.
+  const auto c = bundle("vendor-c", "hgx-a100-8x");
+  edit_report(c, [](ordered_json& j) { clause_of(j, "gpu.count")["measured"] = 1e308; });
+  for (const auto& args : {std::vector<std::string>{"compare", "--plan", "llama-3-8b", a, c},
+                           std::vector<std::string>{"plan", "--model", "llama-3-8b", "--offer", c}, std::vector<std::string>{"compare", a, c}}) {
+    const auto r = run_cli(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.out;
+    EXPECT_EQ(r.out.find("-2147483648"), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find("measured (gpu.count): 1e+308 is above"), std::string::npos) << r.err;
+  }
+  edit_report(c, [](ordered_json& j) { clause_of(j, "gpu.count")["measured"] = -8; });
+  EXPECT_NE(run_cli({"compare", a, c}).err.find("measured (gpu.count): -8 is negative"), std::string::npos);
+}
 
 TEST_F(CompareEvidence, ATamperedBundleIsRefusedNamingTheBundleAndTheFile) {
   const auto a = bundle("vendor-a", "hgx-a100-8x");

@@ -81,6 +81,27 @@ TEST_F(TrendCommand, HotCardIsNamedAndFails) {
   EXPECT_LT(std::abs(j["gpus"][0]["temp_above_peers_c"].get<double>()), 5.0);
 }
 
+TEST_F(TrendCommand, BaselineKeyChecksTheBundlesSignatureAndWithoutOneTheReportSaysSo) {
+  // Issue 20: --baseline believed any bundle whose MANIFEST matched, and took no --key.
+  const auto key = path("trend.key");
+  ASSERT_EQ(run_cli({"keygen", "-o", key}).exit_code, 0);
+  fs::copy(path("bundle"), path("signed"), fs::copy_options::recursive);
+  const auto resign = run_cli({"accept", "--spec", path("spec.yaml"), "--sim", "hgx-h100-8x", "--out", path("signed"), "--sign", key});
+  ASSERT_EQ(resign.exit_code, 0) << resign.err;
+  const auto checked = run_cli({"trend", "--db", path("hot.db"), "--baseline", path("signed"), "--key", key + ".pub", "--json"});
+  EXPECT_EQ(checked.exit_code, 1) << checked.out << checked.err;
+  for (const auto& note : json_of(checked)["notes"]) EXPECT_EQ(note.get<std::string>().find("MANIFEST"), std::string::npos) << note;
+  const auto unsigned_bundle = run_cli({"trend", "--db", path("hot.db"), "--baseline", path("bundle"), "--key", key + ".pub"});
+  EXPECT_EQ(unsigned_bundle.exit_code, 2) << unsigned_bundle.out;
+  EXPECT_NE(unsigned_bundle.err.find(path("bundle") + ": NOT SIGNED"), std::string::npos) << unsigned_bundle.err;
+  const auto unchecked = run_cli({"trend", "--db", path("hot.db"), "--baseline", path("bundle"), "--json"});
+  EXPECT_EQ(unchecked.exit_code, 1) << unchecked.err;
+  EXPECT_NE(json_of(unchecked)["notes"].dump().find("unsigned: anyone can regenerate this MANIFEST"), std::string::npos)
+      << unchecked.out;
+  const auto no_baseline = run_cli({"trend", "--db", path("hot.db"), "--key", key + ".pub"});
+  EXPECT_EQ(no_baseline.exit_code, 2) << no_baseline.err;
+}
+
 TEST_F(TrendCommand, BaselineDriftAgainstTheAcceptanceBundle) {
   const auto r = run_cli({"trend", "--db", path("hot.db"), "--baseline", path("bundle"), "--json"});
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;

@@ -3,7 +3,8 @@
 # `gpuvet accept --sim hgx-h100-8x` (1 h burn-in) as the baseline; 12 simulated hours of
 # production with GPU 3 drifting 20 °C hotter a day fire baseline_drift for GPU 3 only (warn, about
 # +8 °C over the last hour); a clean run fires nothing; an L40S machine's bundle is refused with
-# exit 2 naming the GPU and both UUIDs; a directory that is not a bundle is exit 2 too. While it
+# exit 2 naming the GPU and both UUIDs; a directory that is not a bundle is exit 2 too; an unsigned
+# baseline is said so in the log, and refused with --key. While it
 # runs with --baseline, /metrics exports the bundle's steady state (gpuvet_baseline_*) per GPU.
 # Usage: monitor_baseline_test.sh GPUVET
 set -euo pipefail
@@ -40,6 +41,14 @@ monitor --baseline "$work/bundle"
 grep -q "^<6>gpuvet: baseline $work/bundle ([^)]*): GPU(s) 0,1,2,3,4,5,6,7 compared with their acceptance burn-in" "$work/err" ||
   fail "the log does not say which GPUs are compared with the baseline"
 if grep -q 'alert baseline_drift' "$work/err"; then fail "a clean machine drifted from its own baseline"; fi
+grep -q -- "^<4>gpuvet: --baseline $work/bundle: unsigned: anyone can regenerate this MANIFEST" "$work/err" ||
+  fail "the log does not say that nothing vouches for an unsigned baseline"
+
+# --key: the baseline is read only when its MANIFEST is signed by the key's private half (issue 20).
+"$gpuvet" keygen -o "$work/buyer.key" >/dev/null
+monitor --baseline "$work/bundle" --key "$work/buyer.key.pub"
+[ "$rc" = 2 ] || fail "an unsigned baseline with --key: exit $rc, expected 2"
+grep -q -- "$work/bundle: NOT SIGNED" "$work/err" || fail "no message naming the unsigned bundle"
 
 # /metrics exports the bundle's steady state per GPU (gpuvet_baseline_*), for the Prometheus rules.
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"

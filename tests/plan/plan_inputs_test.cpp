@@ -31,6 +31,51 @@ TEST(PlanInputs, ConfigMissingFieldNamesFileAndField) {
   EXPECT_NE(bad.error().message.find("c.json: num_hidden_layers: expected a non-negative whole number"), std::string::npos);
 }
 
+TEST(PlanInputs, AttentionHeadsThatLeaveNoWidthAreBadInputNamingBothKeys) {
+  // Issue 20: 64 heads on a width of 32 gave head_dim 0, a free KV cache and a plan that fit any context.
+  const auto config = [](const std::string& heads_and_more) {
+    return R"({"num_hidden_layers": 32, "hidden_size": 32, "intermediate_size": 128, "vocab_size": 1000, )" + heads_and_more +
+           "}";
+  };
+  auto wide = parse_hf_config(config(R"("num_attention_heads": 64)"), "tiny/config.json");
+  ASSERT_FALSE(wide);
+  EXPECT_EQ(wide.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(wide.error().message.find("tiny/config.json: num_attention_heads (64) is more than hidden_size (32)"),
+            std::string::npos)
+      << wide.error().message;
+  auto uneven = parse_hf_config(config(R"("num_attention_heads": 5)"), "c.json");
+  ASSERT_FALSE(uneven);
+  EXPECT_NE(uneven.error().message.find("c.json: num_attention_heads (5) does not divide hidden_size (32)"), std::string::npos)
+      << uneven.error().message;
+  EXPECT_TRUE(parse_hf_config(config(R"("num_attention_heads": 5, "head_dim": 8)"), "c.json"));  // stated: believed
+  auto zero = parse_hf_config(config(R"("num_attention_heads": 4, "head_dim": 0)"), "c.json");
+  ASSERT_FALSE(zero);
+  EXPECT_NE(zero.error().message.find("c.json: head_dim: must be positive, found 0"), std::string::npos);
+  auto kv = parse_hf_config(config(R"("num_attention_heads": 4, "num_key_value_heads": 8)"), "c.json");
+  ASSERT_FALSE(kv);
+  EXPECT_NE(kv.error().message.find("num_key_value_heads: must be 1..num_attention_heads (4), found 8"), std::string::npos);
+  auto negative = parse_hf_config(config(R"("num_attention_heads": -4)"), "c.json");
+  ASSERT_FALSE(negative);
+  EXPECT_NE(negative.error().message.find("c.json: num_attention_heads: expected a non-negative whole number"), std::string::npos);
+}
+
+TEST(PlanInputs, AKeyWrittenTwiceInAnOffersFileIsRefused) {
+  auto twice = parse_offers("offers:\n  - name: x\n    gpu: h100-sxm5-80gb\n    price_per_gpu_hour: 2\n    price_per_gpu_hour: 0.5\n",
+                            "o.yaml", catalog::gpu_catalog());
+  ASSERT_FALSE(twice);
+  EXPECT_EQ(twice.error().kind, core::ErrorKind::bad_input);
+  EXPECT_NE(twice.error().message.find("o.yaml: offers[0].price_per_gpu_hour (line 5): written twice (first on line 4)"),
+            std::string::npos)
+      << twice.error().message;
+  auto top = parse_offers("offers:\n  - name: x\n    gpu: l40s-48gb\noffers:\n  - name: y\n    gpu: l40s-48gb\n", "o.yaml",
+                          catalog::gpu_catalog());
+  ASSERT_FALSE(top);
+  EXPECT_NE(top.error().message.find("o.yaml: offers (line 4): written twice"), std::string::npos) << top.error().message;
+  auto deep = parse_offers(std::string(5000, '[') + std::string(5000, ']'), "o.yaml", catalog::gpu_catalog());
+  ASSERT_FALSE(deep);
+  EXPECT_NE(deep.error().message.find("o.yaml: line 1: brackets nested deeper than"), std::string::npos);
+}
+
 TEST(PlanInputs, OfferErrorsNameFileAndField) {
   const auto& catalog = catalog::gpu_catalog();
   auto unknown = parse_offers("offers:\n  - name: x\n    gpu: h900\n", "offers.yaml", catalog);

@@ -24,7 +24,8 @@ TEST(PlanPrice, ParsesUnitsAndCurrencyLabels) {
       {"2.49/gpu-h", 2.49, false, "USD"},          {"19.92/machine-h", 19.92, true, "USD"},
       {"EUR 2.49/gpu-h", 2.49, false, "EUR"},      {"2.49 eur/gpu-h", 2.49, false, "EUR"},
       {"$3/GPU-H", 3, false, "USD"},               {"\xe2\x82\xac" "20/machine-h", 20, true, "EUR"},
-      {"2.5", 2.5, false, "USD"},                  {"0/gpu-h", 0, false, "USD"},
+      {"2.5", 2.5, false, "USD"},                  {"0.01/gpu-h", 0.01, false, "USD"},
+      {"1000000/gpu-h", 1e6, false, "USD"},
   };
   for (const auto& c : cases) {
     auto p = parse_price(c.text);
@@ -33,7 +34,9 @@ TEST(PlanPrice, ParsesUnitsAndCurrencyLabels) {
     EXPECT_EQ(p->per_machine, c.per_machine) << c.text;
     EXPECT_EQ(p->currency, c.currency) << c.text;
   }
-  for (const char* bad : {"-2/gpu-h", "abc/gpu-h", "2.49/day", "", "/gpu-h", "EUR 2 USD/gpu-h", "2,49/gpu-h", "inf/gpu-h"}) {
+  for (const char* bad : {"-2/gpu-h", "abc/gpu-h", "2.49/day", "", "/gpu-h", "EUR 2 USD/gpu-h", "2,49/gpu-h", "inf/gpu-h",
+                          "0/gpu-h", "1e308/gpu-h", "0x10/gpu-h", "1e2", "+2/gpu-h", "2./gpu-h.", "1.2.3/gpu-h", "nan",
+                          "1000001/gpu-h", "10000001/machine-h"}) {
     auto p = parse_price(bad);
     EXPECT_FALSE(p) << bad;
     if (!p) {
@@ -42,6 +45,16 @@ TEST(PlanPrice, ParsesUnitsAndCurrencyLabels) {
     }
   }
   EXPECT_NE(parse_price("-2/gpu-h").error().message.find("must not be negative"), std::string::npos);
+}
+
+TEST(PlanPrice, PricesAreStrictDecimalsWithAnErrorNamingTheText) {
+  // Issue 20: 1e308 printed "inf USD", 0x10 read as 16, and "=2" was a price for no offer.
+  for (const char* text : {"1e308/gpu-h", "0x10/gpu-h", "0/gpu-h", "=2", "2000000/gpu-h"}) {
+    const auto r = run_cli({"plan", "--model", "llama-3-8b", "--offer", "hgx-h100-8x", "--price", text});
+    EXPECT_EQ(r.exit_code, 2) << text << ": " << r.out;
+    EXPECT_NE(r.err.find(std::string("--price ") + text + ": "), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
+  }
 }
 
 TEST(PlanPrice, EachPriceGoesToTheOfferBeforeIt) {
