@@ -190,8 +190,10 @@ TEST_F(HttpAbuseTest, SlowReaderIsCutOffAtItsAnswersDeadline) {
   // 10 ms: each read lets the server write a little more, so only a deadline for the whole answer
   // ends it (a timeout per write never fires).
   RawConnection slow(port_, 4096);
-  ASSERT_TRUE(slow.send_all(repeat(kMetricsRequest, 20)));
   const auto begin = Clock::now();
+  ASSERT_TRUE(slow.send_all(repeat(kMetricsRequest, 20)));
+  // The server has taken the connection (under load it may not have yet: then 0 open means nothing).
+  ASSERT_TRUE(eventually([&] { return server_->open_connections() == 1; }));
   std::atomic<bool> stop{false};
   std::size_t taken = 0;
   std::thread reader([&] {
