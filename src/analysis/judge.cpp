@@ -19,6 +19,8 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
                         std::make_move_iterator(findings.end()));
   }
   out.unverified = unverified_expectations(ctx);
+  // A verdict on part of the machine is no pass: GPUs the input names without showing them.
+  if (auto unseen = gpus_not_seen(ctx)) out.unverified.push_back(std::move(*unseen));
   return out;
 }
 

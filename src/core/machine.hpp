@@ -80,6 +80,9 @@ struct Gpu {
   Reading<std::vector<std::string>> clocks_event_reasons;  // active reasons except idle
   Reading<std::vector<NvLinkPort>> nvlinks;
   MemoryHealth memory_health;
+  // The input names this GPU (a topo -m header column) but its own part was cut away (its row):
+  // the GPU is known to exist, not seen. A view of another input that shows it makes it seen.
+  bool unseen = false;
 };
 
 struct Nic {

@@ -87,6 +87,7 @@ void fill_gpu(core::Gpu& g, const core::Gpu& o) {
   fill(m.retired_pages_sbe, n.retired_pages_sbe);
   fill(m.retired_pages_dbe, n.retired_pages_dbe);
   fill(m.retired_pages_pending, n.retired_pages_pending);
+  g.unseen = g.unseen && o.unseen;  // a GPU one input shows is seen, whatever another cut away
 }
 
 // The default nvidia-smi table cuts long names ("NVIDIA RTX 6000 Ada Gene..."): such a name
