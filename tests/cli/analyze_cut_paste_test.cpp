@@ -1,8 +1,8 @@
 // gpuvet analyze on pastes cut short (issue 17, review r4 findings 2, 4, 8): a cut nvidia-smi -q
 // is read up to the cut and keeps its findings; a cut last Rank line of an nccl-tests log names no
 // new model or host; a benchmark log cut before its results is incomplete (exit 3), not bad input.
-// Issue 20: a verdict on part of the machine is never a pass: a table, topo -m or -q cut short is
-// incomplete (exit 3), a failing finding still fails.
+// Issue 20: a verdict on part of the machine is never a pass: a table, topo -m, -q or nvbandwidth
+// log cut short is incomplete (exit 3), a failing finding still fails.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -203,6 +203,29 @@ TEST(AnalyzeCutPaste, OneOfFourAttachedGpusIsIncomplete) {
   const auto failing = analyze_json(cut_fixture(name, text.size() * 6 / 10), exit_code);
   EXPECT_EQ(exit_code, 1);
   EXPECT_EQ(failing["verdict"], "fail");
+}
+
+// Issue 20, defect 3: an nvbandwidth log cut after its first testcase judged the machine on one
+// host-to-device copy row. v0.2 (no closing lines) and v0.8 (closing NOTE lines) alike.
+TEST(AnalyzeCutPaste, NvbandwidthCutAfterItsFirstTestcaseIsIncomplete) {
+  const std::string v02 = "nvbandwidth/8x-h800-sxm-nv8-full-run-v0.2.txt";
+  const std::string v02_text = read(fixture(v02));
+  int exit_code = -1;
+  const auto first = analyze_json(cut_fixture(v02, v02_text.find("Running device_to_host_memcpy_ce")), exit_code);
+  EXPECT_EQ(exit_code, 3) << first.dump();
+  EXPECT_TRUE(unverified_says(first, "one testcase (host_to_device_memcpy_ce)")) << first["unverified"];
+  const auto whole = analyze_json(fixture(v02), exit_code);
+  EXPECT_FALSE(unverified_says(whole, "testcases after")) << whole["unverified"];
+  EXPECT_FALSE(unverified_says(whole, "one testcase")) << whole["unverified"];
+
+  const std::string v08 = "nvbandwidth/written-v0.8-pci-ids-waived-latency.txt";
+  const std::string v08_text = read(fixture(v08));
+  const auto cut = analyze_json(cut_fixture(v08, v08_text.find("Waived:")), exit_code);
+  EXPECT_EQ(exit_code, 3) << cut.dump();
+  EXPECT_TRUE(unverified_says(cut, "without the NOTE lines nvbandwidth v0.8 prints after its last testcase"))
+      << cut["unverified"];
+  const auto closed = analyze_json(fixture(v08), exit_code);
+  EXPECT_FALSE(unverified_says(closed, "testcases after")) << closed["unverified"];
 }
 
 }  // namespace
