@@ -35,6 +35,8 @@ core::InterconnectSummary classify_interconnect(const core::Machine& machine, co
 
 // Runs every rule family over the machine. Findings come in a fixed order (interconnect,
 // inventory, memory, card class, NUMA, links, health); a rule that cannot decide is silent.
+// assessment.unverified: the expectations the picture cannot decide, the GPUs the input names or
+// counts without showing them (gpus_not_seen), and machine.not_read.
 core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
                                const Expectations& expect);
 

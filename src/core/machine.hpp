@@ -136,6 +136,10 @@ struct Machine {
   Reading<std::vector<NumaNode>> numa_nodes;
   std::vector<std::string> notes;      // caveats from the sources ("GPUs 2-6 elided in input")
   std::vector<GpuEvent> events;        // kernel log lines and nvidia-smi warnings, in input order
+  // Parts of the input that are missing or cut away, so what they would show is not judged (a
+  // gpuvet collect file without its "### end" line or its nvidia-smi -q -x section): each one
+  // makes the verdict incomplete. Empty when the input is whole.
+  std::vector<std::string> not_read;
 };
 
 // Normalises a PCI bus id to "dddd:bb:dd.f" lowercase hex with a 4-digit domain

@@ -1,8 +1,8 @@
 // gpuvet analyze on pastes cut short (issue 17, review r4 findings 2, 4, 8): a cut nvidia-smi -q
 // is read up to the cut and keeps its findings; a cut last Rank line of an nccl-tests log names no
 // new model or host; a benchmark log cut before its results is incomplete (exit 3), not bad input.
-// Issue 20: a verdict on part of the machine is never a pass: a table, topo -m, -q or nvbandwidth
-// log cut short is incomplete (exit 3), a failing finding still fails.
+// Issue 20: a verdict on part of the machine is never a pass: a table, topo -m, -q, nvbandwidth log
+// or collect file cut short is incomplete (exit 3), a failing finding still fails.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -226,6 +226,40 @@ TEST(AnalyzeCutPaste, NvbandwidthCutAfterItsFirstTestcaseIsIncomplete) {
       << cut["unverified"];
   const auto closed = analyze_json(fixture(v08), exit_code);
   EXPECT_FALSE(unverified_says(closed, "testcases after")) << closed["unverified"];
+}
+
+// A gpuvet collect file as collect writes it (the same sections as collect_cli_test's fake tools).
+std::string collect_text(bool with_query) {
+  std::string text = "### gpuvet-collect 1\n### host: node1\n### date: 2026-12-01T17:00:00Z\n### written by: gpuvet 0.1.0\n";
+  if (with_query) {
+    text += "### section: nvidia-smi -q -x\n### status: exit 0\n" + read(fixture("smi-q/2x-rtx-a5000-anonymised-nvidia-smi-q-x.xml"));
+  }
+  text += "### section: nvidia-smi topo -m\n### status: exit 0\n" + read(fixture("topo/2x-rtx6000ada-pcie-phb-2nic-threadripper.txt"));
+  text += "### section: nvidia-smi nvlink -s\n### status: exit 0\n### section: ibstat\n### status: not found\n";
+  return text + "### end\n";
+}
+
+// Issue 20, defect 4: a collect file cut before "### end", or without its nvidia-smi -q -x
+// section, passed with no note.
+TEST(AnalyzeCutPaste, CollectFileCutOrWithoutItsQuerySectionIsIncomplete) {
+  int exit_code = -1;
+  const auto whole = analyze_json(write_text("collect.txt", collect_text(true)), exit_code);
+  ASSERT_EQ(exit_code, 0) << whole.dump();
+
+  const std::string text = collect_text(true);
+  const auto before_end = text.substr(0, text.rfind("### end"));
+  const auto cut = run_cli({"analyze", write_text("collect-cut.txt", before_end)});
+  EXPECT_EQ(cut.exit_code, 3) << cut.out << cut.err;
+  EXPECT_TRUE(mentions(cut.out, "the gpuvet collect file is cut: it ends in the ibstat section")) << cut.out;
+  // Cut at an earlier section boundary: the sections after it are not judged either.
+  const auto at_nvlink = run_cli({"analyze", write_text("collect-cut2.txt", text.substr(0, text.find("### section: nvidia-smi nvlink -s")))});
+  EXPECT_EQ(at_nvlink.exit_code, 3) << at_nvlink.out << at_nvlink.err;
+  EXPECT_TRUE(mentions(at_nvlink.out, "cut in the nvidia-smi topo -m section")) << at_nvlink.out;
+
+  const auto no_query = run_cli({"analyze", write_text("collect-no-q.txt", collect_text(false))});
+  EXPECT_EQ(no_query.exit_code, 3) << no_query.out << no_query.err;
+  EXPECT_TRUE(mentions(no_query.out, "the gpuvet collect file has no nvidia-smi -q -x output")) << no_query.out;
+  EXPECT_TRUE(mentions(no_query.out, "no nvidia-smi -q -x section")) << no_query.out;
 }
 
 }  // namespace
