@@ -111,9 +111,11 @@ std::optional<Paste> split_collect(const std::vector<std::string_view>& raw) {
   size_t i = 0;
   while (i < raw.size() && trim(raw[i]).empty()) ++i;
   for (++i; i < raw.size() && starts_with(raw[i], "### ") && !starts_with(raw[i], kSectionMarker); ++i) {
-    if (!starts_with(raw[i], kEndMarker)) p.header.emplace_back(trim(raw[i].substr(4)));
+    if (starts_with(raw[i], kEndMarker)) p.collect_ended = true;
+    else p.header.emplace_back(trim(raw[i].substr(4)));
   }
   while (i < raw.size()) {
+    if (starts_with(raw[i], kEndMarker)) p.collect_ended = true;
     if (!starts_with(raw[i], kSectionMarker)) {
       ++i;  // text outside a section (after "### end"): not ours to read
       continue;
