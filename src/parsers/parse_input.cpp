@@ -117,27 +117,6 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
   return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt, {}, {}, {}};
 }
 
-// How a section is named when neither a collect marker nor a prompt line named it.
-std::string_view output_name(InputFormat format) {
-  switch (format) {
-    case InputFormat::topo_matrix: return "nvidia-smi topo -m";
-    case InputFormat::smi_query_text: return "nvidia-smi -q";
-    case InputFormat::smi_query_xml: return "nvidia-smi -q -x";
-    case InputFormat::nvlink_status: return "nvidia-smi nvlink";
-    case InputFormat::nccl_tests_text:
-    case InputFormat::nccl_tests_json: return "nccl-tests";
-    case InputFormat::nvbandwidth: return "nvbandwidth";
-    case InputFormat::p2p_test: return "p2pBandwidthLatencyTest";
-    case InputFormat::kernel_log: return "kernel log";
-    case InputFormat::smi_table: return "nvidia-smi";
-    case InputFormat::topo_p2p: return "nvidia-smi topo -p2p";
-    case InputFormat::dcgmi_nvlink: return "dcgmi nvlink";
-    case InputFormat::ib_status: return "ibstat / ibv_devinfo";
-    case InputFormat::unknown: break;
-  }
-  return "unrecognised text";
-}
-
 // What a section no parser reads says, in one line: lscpu's model, sockets and NUMA nodes, else
 // its first line (driver and fabric manager versions).
 std::string summary_of(std::string_view text) {
