@@ -61,6 +61,15 @@ ordered_json series_json(const SeriesData& s) {
   return ordered_json{{"title", s.title}, {"unit", s.unit}, {"lines", lines}, {"spans", spans}, {"events", events}};
 }
 
+ordered_json steady_state_json(const std::vector<BurninSteadyState>& gpus) {
+  ordered_json out = ordered_json::array();
+  for (const auto& g : gpus) {
+    out.push_back({{"gpu", g.gpu}, {"median_temp_c", opt(g.median_temp_c)}, {"median_power_w", opt(g.median_power_w)},
+                   {"median_sm_clock_mhz", opt(g.median_sm_clock_mhz)}});
+  }
+  return out;
+}
+
 ordered_json stage_json(const StageRecord& r) {
   ordered_json clauses = ordered_json::array();
   for (const auto& c : r.clauses) clauses.push_back(clause_json(c));
@@ -70,10 +79,12 @@ ordered_json stage_json(const StageRecord& r) {
   for (const auto& h : r.heatmaps) heatmaps.push_back(heatmap_json(h));
   ordered_json series = ordered_json::array();
   for (const auto& s : r.series) series.push_back(series_json(s));
-  return ordered_json{{"id", r.id},           {"title", r.title},       {"status", to_string(r.status)},
-                      {"reason", r.reason},   {"seconds", r.seconds},   {"resumed", r.resumed},
-                      {"clauses", clauses},   {"findings", findings},   {"heatmaps", heatmaps},
-                      {"series", series}};
+  ordered_json j{{"id", r.id},           {"title", r.title},       {"status", to_string(r.status)},
+                 {"reason", r.reason},   {"seconds", r.seconds},   {"resumed", r.resumed},
+                 {"clauses", clauses},   {"findings", findings},   {"heatmaps", heatmaps},
+                 {"series", series}};
+  if (r.steady_state) j["steady_state"] = steady_state_json(*r.steady_state);
+  return j;
 }
 
 struct JsonError {
@@ -159,6 +170,13 @@ StageRecord stage_of(const ordered_json& j) {
   for (const auto& f : need(j, "findings")) r.findings.push_back(finding_of(f));
   for (const auto& h : need(j, "heatmaps")) r.heatmaps.push_back(heatmap_of(h));
   for (const auto& s : need(j, "series")) r.series.push_back(series_of(s));
+  if (const auto it = j.find("steady_state"); it != j.end() && !it->is_null()) {
+    r.steady_state.emplace();
+    for (const auto& g : *it) {
+      r.steady_state->push_back({need(g, "gpu").get<int>(), opt_of(need(g, "median_temp_c")), opt_of(need(g, "median_power_w")),
+                                 opt_of(need(g, "median_sm_clock_mhz"))});
+    }
+  }
   return r;
 }
 

@@ -63,6 +63,16 @@ struct SeriesData {
   std::vector<std::pair<double, std::string>> events;          // (t_s, label): e.g. "XID 79 GPU 3"
 };
 
+// One GPU's steady state under load in the burn-in: the burn-in judge's medians after the warm-up
+// (core::BurninGpuSummary), kept as data so a later reader (trend and monitor --baseline) never
+// reads them back out of the charts. nullopt: the judge had no steady-state sample of it.
+struct BurninSteadyState {
+  int gpu = 0;
+  std::optional<double> median_temp_c;
+  std::optional<double> median_power_w;
+  std::optional<double> median_sm_clock_mhz;
+};
+
 struct StageRecord {
   std::string id;     // stable: inventory, topology, numa, memory, bandwidth, vram, collectives, burnin
   std::string title;
@@ -74,6 +84,9 @@ struct StageRecord {
   std::vector<core::Finding> findings;
   std::vector<HeatmapData> heatmaps;
   std::vector<SeriesData> series;
+  // The burn-in stage's per-GPU steady state (report.json "steady_state"); nullopt for the other
+  // stages and in reports written before gpuvet recorded it.
+  std::optional<std::vector<BurninSteadyState>> steady_state;
 };
 
 inline constexpr std::string_view kAcceptReportSchema = "gpuvet.accept/1";

@@ -105,6 +105,17 @@ core::Result<std::vector<SeriesData>> series_of(telemetry::TelemetryStore& store
   return out;
 }
 
+// Each GPU's steady state under load as the judge measured it (what trend and monitor --baseline
+// compare a history with).
+std::vector<BurninSteadyState> steady_state_of(const core::BurninAssessment& assessment) {
+  const auto known = [](const core::Reading<double>& r) { return r ? std::optional<double>(*r) : std::nullopt; };
+  std::vector<BurninSteadyState> out;
+  for (const auto& g : assessment.gpus) {
+    out.push_back({g.gpu, known(g.median_temp_c), known(g.median_power_w), known(g.median_sm_clock_mhz)});
+  }
+  return out;
+}
+
 class BurninStage final : public Stage {
  public:
   explicit BurninStage(BurninStageSetup setup) : setup_(std::move(setup)) {}
@@ -148,6 +159,7 @@ class BurninStage final : public Stage {
     auto series = series_of(store, *stored);
     if (!series) return error(std::move(record), series.error());
     record.series = std::move(series).value();
+    record.steady_state = steady_state_of(judged->assessment);
     // A machine whose GPUs have NVLink ports must report their error counters.
     const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {
       return g.nvlinks && !g.nvlinks->empty();

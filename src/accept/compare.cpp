@@ -186,6 +186,14 @@ void check_stage(const json& s, const std::string& path) {
   array_at(s, path, "findings", check_finding);
   array_at(s, path, "heatmaps", check_heatmap);
   array_at(s, path, "series", check_series);
+  // steady_state (optional: the burn-in stage of reports written since gpuvet recorded it).
+  if (const auto it = s.find("steady_state"); it != s.end() && !it->is_null()) {
+    array_at(s, path, "steady_state", [](const json& g, const std::string& p) {
+      object(g, p);
+      expect(field(g, p, "gpu").is_number_integer(), join(p, "gpu"), "a GPU index", field(g, p, "gpu"));
+      for (auto key : {"median_temp_c", "median_power_w", "median_sm_clock_mhz"}) number_at(g, p, key, true);
+    });
+  }
 }
 
 // identity (optional): strings or null, with the reasons of the nulls.

@@ -103,6 +103,15 @@ void check_stage(std::optional<Implausible>& out, const accept::StageRecord& s, 
       check_seconds(out, series.events[e].first, fmt::format("{}.events[{}].t_s", at, e));
     }
   }
+  if (!s.steady_state) return;
+  for (std::size_t i = 0; i < s.steady_state->size(); ++i) {
+    const auto& g = (*s.steady_state)[i];
+    const std::string at = fmt::format("{}.steady_state[{}]", path, i);
+    check_gpu(out, g.gpu, at + ".gpu");
+    if (g.median_temp_c) check(out, *g.median_temp_c, "\xc2\xb0""C", at + ".median_temp_c");
+    if (g.median_power_w) check(out, *g.median_power_w, "W", at + ".median_power_w");
+    if (g.median_sm_clock_mhz) check(out, *g.median_sm_clock_mhz, "MHz", at + ".median_sm_clock_mhz");
+  }
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 
 #include "accept/accept_json.hpp"
 #include "bundle/bundle_dir.hpp"
-#include "bundle/topology_text.hpp"
+#include "report/topology_text.hpp"
 #include "report/html_report.hpp"
 #include "report/junit_report.hpp"
 #include "report/machine_report.hpp"
@@ -18,7 +18,7 @@ core::Result<std::vector<std::string>> write_evidence(const std::filesystem::pat
   // In the order of kEvidenceFiles.
   const std::array<std::string, kEvidenceFiles.size()> contents = {
       report::render_json(machine_report),
-      render_topology_text(e.machine),
+      report::render_topology_text(e.machine),
       e.spec_text,
       accept::render_versions_json(e.report),
       accept::render_report_json(e.report),

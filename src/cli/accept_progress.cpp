@@ -21,13 +21,13 @@ class AcceptLiveProgress::BurninLines final : public probes::BurninObserver {
   }
 
  private:
-  static probes::ProgressOptions options() {
-    probes::ProgressOptions o;
+  static ProgressOptions options() {
+    ProgressOptions o;
     o.terminal = true;
     return o;
   }
   AcceptLiveProgress& owner_;
-  probes::BurninProgress table_;
+  BurninProgress table_;
 };
 
 AcceptLiveProgress::AcceptLiveProgress(std::ostream& err, bool terminal) : err_(err), terminal_(terminal), collectives_(err) {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/collective.hpp"
-#include "probes/burnin_progress.hpp"
+#include "cli/burnin_progress.hpp"
 #include "probes/collective_progress.hpp"
 
 namespace gpuvet::cli {

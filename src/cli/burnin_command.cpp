@@ -12,12 +12,12 @@
 #include "accept/burnin_pipeline.hpp"
 #include "analysis/burnin_judge.hpp"
 #include "cli/burnin_output.hpp"
+#include "cli/burnin_progress.hpp"
 #include "cli/interrupt_guard.hpp"
 #include "cli/target.hpp"
 #include "cli/target_options.hpp"
 #include "cli/commands.hpp"
 #include "platform/environment.hpp"
-#include "probes/burnin_progress.hpp"
 #include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
@@ -98,10 +98,10 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   soak.wall = &wall;
   if (!simulated) streams.err << "gpuvet burnin: writing " << db_path << "\n";
 
-  probes::ProgressOptions progress_options;
+  ProgressOptions progress_options;
   progress_options.terminal = streams.out_is_terminal && !options.json;
   progress_options.plain_every_s = simulated ? std::max(plan.interval_s, plan.duration_s / 8) : 60;
-  probes::BurninProgress progress(streams.err, progress_options);
+  BurninProgress progress(streams.err, progress_options);
   soak.observer = &progress;
   soak.cancel = InterruptGuard::flag();
   std::optional<InterruptGuard> guard;

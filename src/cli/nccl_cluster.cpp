@@ -13,7 +13,7 @@
 #include "analysis/scaling_nodes.hpp"
 #include "backends/mpi/mpi_session.hpp"
 #include "catalog/gpu_catalog.hpp"
-#include "cli/nccl_render.hpp"
+#include "cli/nccl_node.hpp"
 #include "core/finding_codes.hpp"
 #include "report/finding_json.hpp"
 #include "report/machine_report.hpp"
@@ -245,7 +245,7 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
   }
   if (mpi.rank() != 0) return cross;
   const accept::CollectiveObservation across_nodes{*sweeps, {}};
-  cross.tables = render_cross_node_tables(*sweeps, node->map);
+  cross.tables = report::render_nccl_sweeps(nccl_sweeps(*sweeps, node->map));
   std::vector<analysis::NodeNetwork> networks;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     const std::string host = text_or_empty(nodes[r], "hostname");

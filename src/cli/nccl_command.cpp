@@ -11,7 +11,7 @@
 #include "analysis/judge.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/commands.hpp"
-#include "cli/nccl_render.hpp"
+#include "cli/nccl_node.hpp"
 #include "cli/target.hpp"
 #include "cli/target_options.hpp"
 #include "platform/environment.hpp"
@@ -250,7 +250,7 @@ core::Result<core::ExitCode> run_nccl(const NcclOptions& options, Streams& strea
   if (options.json) {
     streams.out << report::render_json(report);
   } else {
-    streams.out << render_nccl_tables(node->results, node->map, node->machine) << "\n"
+    streams.out << report::render_nccl_tables(nccl_tables(node->results, node->map), node->machine) << "\n"
                 << report::render_text(report, {streams.color});
   }
   return core::exit_code_for(node->verdict);

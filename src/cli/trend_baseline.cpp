@@ -1,11 +1,12 @@
 // The baseline of `gpuvet trend --baseline BUNDLE_DIR`: the acceptance bundle's report.json, read
 // as `gpuvet compare` reads it (bundle/bundle_report.hpp: MANIFEST, --key signature, schema and
-// plausible numbers), and from its burn-in charts each GPU's steady state under full load.
+// plausible numbers), and from its burn-in stage each GPU's steady state under full load.
 #include "cli/trend_baseline.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -15,7 +16,22 @@ namespace gpuvet::cli {
 
 namespace {
 
-// The burn-in chart titles (accept/burnin_stage.cpp) and where each goes.
+// The burn-in's own steady state (report.json "steady_state"): the judge's medians under load.
+std::vector<analysis::TrendBaselineGpu> from_steady_state(const std::vector<accept::BurninSteadyState>& steady) {
+  std::vector<analysis::TrendBaselineGpu> out;
+  for (const auto& g : steady) {
+    if (!g.median_temp_c && !g.median_sm_clock_mhz && !g.median_power_w) continue;  // nothing measured under load
+    out.push_back({g.gpu, g.median_temp_c, g.median_sm_clock_mhz, g.median_power_w});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.gpu < b.gpu; });
+  return out;
+}
+
+// Bundles written before report.json carried "steady_state" (gpuvet 0.1.0 pre-releases in the
+// field) keep only the burn-in's charts: there the steady state is rebuilt from the charts' titles
+// and line names, as those versions wrote them (accept/burnin_stage.cpp).
+namespace charts {
+
 struct Chart {
   const char* title;
   std::optional<double> analysis::TrendBaselineGpu::*member;
@@ -51,21 +67,9 @@ std::optional<double> steady_state(const std::vector<std::pair<double, double>>&
   return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-}  // namespace
-
-core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label) {
-  analysis::TrendBaseline baseline;
-  baseline.label = label;
-  baseline.finished_utc = report.finished_utc;
-  baseline.hostname = report.hostname;
-  const auto stage = std::find_if(report.stages.begin(), report.stages.end(), [](const accept::StageRecord& s) { return s.id == "burnin"; });
-  if (stage == report.stages.end() || stage->status != accept::StageStatus::done || stage->series.empty()) {
-    return core::input_error(fmt::format("{}/report.json: no burn-in results (the burn-in stage {}): nothing to compare the history "
-                                         "with; give a bundle whose accept run included the burn-in",
-                                         label, stage == report.stages.end() ? "is missing" : "did not run to the end"));
-  }
+std::vector<analysis::TrendBaselineGpu> from_charts(const std::vector<accept::SeriesData>& series_list) {
   std::map<int, analysis::TrendBaselineGpu> gpus;
-  for (const auto& series : stage->series) {
+  for (const auto& series : series_list) {
     const auto chart = std::find_if(std::begin(kCharts), std::end(kCharts), [&](const Chart& c) { return series.title == c.title; });
     if (chart == std::end(kCharts)) continue;
     for (std::size_t i = 0; i < series.names.size() && i < series.points.size(); ++i) {
@@ -75,12 +79,34 @@ core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptR
       gpus[*gpu].*(chart->member) = steady_state(series.points[i]);
     }
   }
-  if (gpus.empty()) {
+  std::vector<analysis::TrendBaselineGpu> out;
+  for (auto& [gpu, b] : gpus) out.push_back(b);
+  return out;
+}
+
+}  // namespace charts
+
+}  // namespace
+
+core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label) {
+  analysis::TrendBaseline baseline;
+  baseline.label = label;
+  baseline.finished_utc = report.finished_utc;
+  baseline.hostname = report.hostname;
+  const auto stage = std::find_if(report.stages.begin(), report.stages.end(), [](const accept::StageRecord& s) { return s.id == "burnin"; });
+  if (stage == report.stages.end() || stage->status != accept::StageStatus::done ||
+      (stage->series.empty() && (!stage->steady_state || stage->steady_state->empty()))) {
+    return core::input_error(fmt::format("{}/report.json: no burn-in results (the burn-in stage {}): nothing to compare the history "
+                                         "with; give a bundle whose accept run included the burn-in",
+                                         label, stage == report.stages.end() ? "is missing" : "did not run to the end"));
+  }
+  if (stage->steady_state) baseline.gpus = from_steady_state(*stage->steady_state);
+  if (baseline.gpus.empty()) baseline.gpus = charts::from_charts(stage->series);
+  if (baseline.gpus.empty()) {
     return core::input_error(fmt::format("{}/report.json: the burn-in stage has no per-GPU temperature, SM clock or power chart "
                                          "(\"GPU temperature\", \"SM clock\", \"Board power\"): nothing to compare with",
                                          label));
   }
-  for (auto& [gpu, b] : gpus) baseline.gpus.push_back(b);
   return baseline;
 }
 

@@ -10,8 +10,10 @@
 
 namespace gpuvet::cli {
 
-// Each GPU's steady state (median of the second half of the burn-in's per-minute charts) from an
-// accept report. Errors (bad_input) name `label`/report.json: no burn-in stage, or no charts.
+// Each GPU's steady state under full load from an accept report: the burn-in judge's medians its
+// burn-in stage recorded ("steady_state"); from a bundle written before that field, the median of
+// the second half of the burn-in's per-minute charts. Errors (bad_input) name `label`/report.json:
+// no burn-in stage, or no steady state and no charts.
 core::Result<analysis::TrendBaseline> baseline_from_report(const accept::AcceptReport& report, const std::string& label);
 
 // `bundle_dir`/report.json through bundle::read_bundle_report (as gpuvet compare): only once the

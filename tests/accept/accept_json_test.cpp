@@ -39,6 +39,32 @@ TEST(AcceptJson, ReportRoundTrips) {
   EXPECT_EQ(back->verdict, core::Verdict::fail);
 }
 
+// The burn-in's steady state is data in the burn-in stage record (read by trend and monitor
+// --baseline); the other stages, and reports written before it, carry no such field.
+TEST(AcceptJson, BurninSteadyStateRoundTripsAndIsAbsentElsewhere) {
+  auto out = run_on_sim("nvlink-4plus4-8x", {}, gates_only("hgx-a100-8x"));
+  auto r = report_of(out, "simulated: nvlink-4plus4-8x");
+  const auto without = render_report_json(r);
+  EXPECT_EQ(without.find("steady_state"), std::string::npos);
+  auto no_field = parse_report_json(without, "report.json");
+  ASSERT_TRUE(no_field.ok()) << no_field.error().message;
+  for (const auto& s : no_field->stages) EXPECT_FALSE(s.steady_state) << s.id;
+
+  r.stages[7].steady_state = std::vector<BurninSteadyState>{{0, 64.0, 689.4, 1782.0}, {1, std::nullopt, 690.1, std::nullopt}};
+  const auto text = render_report_json(r);
+  EXPECT_NE(text.find("\"median_temp_c\": null"), std::string::npos) << text;
+  auto back = parse_report_json(text, "report.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  ASSERT_TRUE(back->stages[7].steady_state);
+  ASSERT_EQ(back->stages[7].steady_state->size(), 2u);
+  EXPECT_EQ((*back->stages[7].steady_state)[0].median_sm_clock_mhz, 1782.0);
+  EXPECT_FALSE((*back->stages[7].steady_state)[1].median_temp_c);
+  EXPECT_EQ(render_report_json(*back), text);
+  auto state = parse_state(render_state("k", r.stages), "k", "state.json");  // a resumed burn-in keeps it
+  ASSERT_TRUE(state.ok());
+  EXPECT_TRUE(state->at(7).steady_state);
+}
+
 TEST(AcceptJson, OtherSchemaOrGarbageIsBadInput) {
   auto other = parse_report_json(R"({"schema": "gpuvet.machine/1"})", "x.json");
   ASSERT_FALSE(other.ok());

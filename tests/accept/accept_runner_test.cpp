@@ -51,7 +51,7 @@ class FakeBurnin final : public Stage {
   [[nodiscard]] std::vector<ClauseResult> clauses(const spec::Spec& s) const override { return burnin_clauses(s); }
   StageRecord run(const StageContext&, std::vector<ClauseResult> clauses) const override {
     for (auto& c : clauses) c.status = ClauseStatus::pass;
-    return {"", "", StageStatus::done, "", 0, false, clauses, {}, {}, {}};
+    return {"", "", StageStatus::done, "", 0, false, clauses, {}, {}, {}, std::nullopt};
   }
 };
 

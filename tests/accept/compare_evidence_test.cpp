@@ -45,6 +45,7 @@ std::string sample_report() {
   r.stages[4].clauses.back().measured = 50.0;
   r.other_findings.push_back({"throttle_active", core::Severity::warn, {2}, "held back", {{"reason", "HW"}}, "cool it"});
   r.stages[7].series.push_back({"temp", "C", {"GPU0"}, {{{0, 40}, {60, 70}}}, {{10, 20}}, {{30, "XID 79"}}});
+  r.stages[7].steady_state = std::vector<BurninSteadyState>{{0, 64.0, 689.4, 1782.0}};
   return render_report_json(r);
 }
 
@@ -89,6 +90,13 @@ TEST(CompareSchema, ErrorsNameTheFileAndTheField) {
   EXPECT_NE(error_after([](ordered_json& j) { j["stages"][7]["series"][0]["spans"][0] = {1}; })
                 .find("stages[7].series[0].spans[0]: expected [number, number]"),
             std::string::npos);
+  EXPECT_NE(error_after([](ordered_json& j) { j["stages"][7]["steady_state"][0]["median_temp_c"] = "64"; })
+                .find("stages[7].steady_state[0].median_temp_c: expected a number or null, found string \"64\""),
+            std::string::npos);
+  EXPECT_NE(error_after([](ordered_json& j) { j["stages"][7]["steady_state"][0]["gpu"] = 0.5; })
+                .find("stages[7].steady_state[0].gpu: expected a GPU index"),
+            std::string::npos);
+  EXPECT_EQ(error_after([](ordered_json& j) { j["stages"][7].erase("steady_state"); }), "");  // an older report
   EXPECT_NE(error_after([](ordered_json& j) { j["schema"] = "gpuvet.accept/2"; }).find("schema: string \"gpuvet.accept/2\""),
             std::string::npos);
   EXPECT_NE(error_after([](ordered_json& j) { j = ordered_json::array(); }).find("expected an object"), std::string::npos);

@@ -11,7 +11,7 @@
 #include "bundle/bundle_dir.hpp"
 #include "bundle/manifest.hpp"
 #include "bundle/sha256.hpp"
-#include "bundle/topology_text.hpp"
+#include "report/topology_text.hpp"
 
 namespace gpuvet::bundle {
 namespace {
@@ -95,7 +95,7 @@ TEST(BundleDir, FreshFileKeepsTheEarlierDatabaseWithItsWal) {
 TEST(TopologyText, LooksLikeTopoM) {
   auto m = sim::simulate_machine("nvlink-4plus4-8x", {});
   ASSERT_TRUE(m.ok());
-  const auto text = render_topology_text(*m);
+  const auto text = report::render_topology_text(*m);
   EXPECT_NE(text.find("\tGPU0\tGPU1\tGPU2\tGPU3\tGPU4\tGPU5\tGPU6\tGPU7\tNIC0\tNIC1\tCPU Affinity\tNUMA Affinity\n"),
             std::string::npos)
       << text;

@@ -134,6 +134,17 @@ TEST(ReportNumbers, ImpossibleValuesAreRefusedNamingTheFileAndTheField) {
   auto gpu = report_with("gpu.count", "", 8);
   gpu.other_findings.push_back({"x", core::Severity::warn, {-1}, "", {}, ""});
   EXPECT_NE(error(gpu).find("other_findings[0].gpus[0]: GPU index -1"), std::string::npos);
+  // The burn-in's steady state is read back as a baseline: its numbers are believed no further.
+  auto steady = report_with("gpu.count", "", 8);
+  steady.stages[0].steady_state = std::vector<accept::BurninSteadyState>{{0, 64.0, 689.4, 1782.0}};
+  EXPECT_EQ(error(steady), "");
+  (*steady.stages[0].steady_state)[0].median_temp_c = 1e308;
+  EXPECT_NE(error(steady).find("stages[0].steady_state[0].median_temp_c: 1e+308 is above 200 \xc2\xb0""C"), std::string::npos)
+      << error(steady);
+  (*steady.stages[0].steady_state)[0] = {5000, std::nullopt, -1.0, std::nullopt};
+  EXPECT_NE(error(steady).find("stages[0].steady_state[0].gpu: GPU index 5000"), std::string::npos) << error(steady);
+  (*steady.stages[0].steady_state)[0].gpu = 0;
+  EXPECT_NE(error(steady).find("stages[0].steady_state[0].median_power_w: -1 is negative"), std::string::npos) << error(steady);
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include "bundle/bundle_dir.hpp"
 #include "cli_runner.hpp"
 
 namespace gpuvet::testing {
@@ -118,6 +119,55 @@ TEST_F(TrendCommand, BaselineDriftAgainstTheAcceptanceBundle) {
   EXPECT_NEAR(j["gpus"][0]["baseline"]["temp_c"].get<double>(), j["gpus"][0]["busy_temp_c"].get<double>(), 2.0);
   const auto clean = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("bundle")});
   EXPECT_EQ(clean.exit_code, 0) << clean.out << clean.err;
+}
+
+// The baseline is the burn-in's steady state as the acceptance recorded it (report.json
+// "steady_state", the judge's medians under load), never read back out of the charts' titles.
+TEST_F(TrendCommand, TheBaselineIsTheSteadyStateTheAcceptanceRecorded) {
+  std::ifstream in(path("bundle") + "/report.json");
+  const auto report = nlohmann::json::parse(in);
+  const nlohmann::json* steady = nullptr;
+  for (const auto& stage : report["stages"]) {
+    if (stage["id"] == "burnin" && stage.contains("steady_state")) steady = &stage["steady_state"];
+  }
+  ASSERT_NE(steady, nullptr) << "the burn-in stage of report.json has no steady_state";
+  ASSERT_EQ(steady->size(), 8u);
+  const auto r = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("bundle"), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto j = json_of(r);
+  ASSERT_EQ(j["gpus"].size(), 8u);
+  for (std::size_t g = 0; g < 8; ++g) {
+    const auto& recorded = (*steady)[g];
+    const auto& baseline = j["gpus"][g]["baseline"];
+    EXPECT_EQ(baseline["temp_c"], recorded["median_temp_c"]) << g;
+    EXPECT_EQ(baseline["sm_clock_mhz"], recorded["median_sm_clock_mhz"]) << g;
+    EXPECT_EQ(baseline["power_w"], recorded["median_power_w"]) << g;
+  }
+}
+
+// Bundles in the field written before report.json carried "steady_state": the baseline comes from
+// the burn-in's charts, as it did, within a degree and a few MHz of the recorded steady state.
+TEST_F(TrendCommand, AnOlderBundleWithoutTheSteadyStateIsReadFromItsCharts) {
+  fs::remove_all(path("old-bundle"));
+  fs::copy(path("bundle"), path("old-bundle"), fs::copy_options::recursive);
+  std::ifstream in(path("old-bundle") + "/report.json");
+  auto report = nlohmann::ordered_json::parse(in);
+  in.close();
+  for (auto& stage : report["stages"]) stage.erase("steady_state");
+  std::ofstream(path("old-bundle") + "/report.json", std::ios::trunc) << report.dump(2);
+  ASSERT_TRUE(bundle::write_manifest(path("old-bundle")).ok());
+  const auto r = run_cli({"trend", "--db", path("clean.db"), "--baseline", path("old-bundle"), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto recorded = json_of(run_cli({"trend", "--db", path("clean.db"), "--baseline", path("bundle"), "--json"}));
+  const auto j = json_of(r);
+  ASSERT_EQ(j["gpus"].size(), 8u);
+  for (std::size_t g = 0; g < 8; ++g) {
+    const auto& from_charts = j["gpus"][g]["baseline"];
+    const auto& from_data = recorded["gpus"][g]["baseline"];
+    EXPECT_NEAR(from_charts["temp_c"].get<double>(), from_data["temp_c"].get<double>(), 1.0) << g;
+    EXPECT_NEAR(from_charts["sm_clock_mhz"].get<double>(), from_data["sm_clock_mhz"].get<double>(), 5.0) << g;
+    EXPECT_NEAR(from_charts["power_w"].get<double>(), from_data["power_w"].get<double>(), 5.0) << g;
+  }
 }
 
 TEST_F(TrendCommand, ABaselineFromAnotherMachineIsRefused) {

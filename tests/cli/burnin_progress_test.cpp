@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "probes/burnin_progress.hpp"
+#include "cli/burnin_progress.hpp"
 
 namespace gpuvet::testing {
 namespace {
@@ -30,7 +30,7 @@ std::size_t count(const std::string& text, const std::string& what) {
 
 TEST(BurninProgress, PlainLinesOncePerPeriod) {
   std::ostringstream out;
-  probes::BurninProgress progress(out, {false, 60, std::chrono::milliseconds(0)});
+  cli::BurninProgress progress(out, {false, 60, std::chrono::milliseconds(0)});
   const std::vector<int> stopped = {1};
   for (int t = 1; t <= 180; ++t) {
     const auto latest = samples(t);
@@ -47,7 +47,7 @@ TEST(BurninProgress, PlainLinesOncePerPeriod) {
 
 TEST(BurninProgress, TerminalRedrawsInPlace) {
   std::ostringstream out;
-  probes::BurninProgress progress(out, {true, 60, std::chrono::milliseconds(0)});
+  cli::BurninProgress progress(out, {true, 60, std::chrono::milliseconds(0)});
   const std::vector<int> stopped;
   for (int t = 1; t <= 3; ++t) {
     const auto latest = samples(t);

@@ -1,10 +1,10 @@
 // topo -m layout: tab-separated columns, "X" on the diagonal, NV# / PIX / PXB / PHB / NODE / SYS.
 // Unknown cells print "?" (a picture without a link matrix still lists its devices).
-#include "bundle/topology_text.hpp"
+#include "report/topology_text.hpp"
 
 #include <fmt/format.h>
 
-namespace gpuvet::bundle {
+namespace gpuvet::report {
 
 namespace {
 
@@ -55,4 +55,4 @@ std::string render_topology_text(const core::Machine& m) {
   return out;
 }
 
-}  // namespace gpuvet::bundle
+}  // namespace gpuvet::report

@@ -1,5 +1,6 @@
-// gpuvet nccl's results and their nccl-tests style text tables; the judge step is the collective
-// pipeline's (accept/collective_pipeline.hpp), shared with the accept collective stage.
+// gpuvet nccl's results (one node measured and judged), the names its runs carry into the judge,
+// and the tables' model the report renders (report/nccl_text.hpp); the judge step is the
+// collective pipeline's (accept/collective_pipeline.hpp), shared with the accept collective stage.
 #pragma once
 
 #include <functional>
@@ -16,6 +17,7 @@
 #include "core/machine.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/gpu_ordinals.hpp"
+#include "report/nccl_text.hpp"
 
 namespace gpuvet::cli {
 
@@ -57,9 +59,10 @@ core::Result<core::ExitCode> run_nccl_cluster(const std::function<core::Result<N
 // or "gpuvet nccl across 2 nodes, GPUs 0-7 of each".
 accept::CollectiveRunNamer nccl_run_namer(bool simulated);
 
-// nccl-tests style tables (one per sweep) and the per-set busbw of scaling runs.
-std::string render_nccl_tables(const NcclResults& results, const OrdinalMap& map, const core::Machine& machine);
-// The tables of sweeps across nodes (GPU numbers are each node's ordinals as `map` names them).
-std::string render_cross_node_tables(const std::vector<probes::CollectiveMeasurement>& sweeps, const OrdinalMap& map);
+// What report::render_nccl_tables shows of `results`: GPUs as machine indices.
+report::NcclTables nccl_tables(const NcclResults& results, const OrdinalMap& map);
+// The sweeps across nodes for report::render_nccl_sweeps (GPU numbers are each node's ordinals as
+// `map` names them).
+std::vector<report::NcclSweep> nccl_sweeps(const std::vector<probes::CollectiveMeasurement>& sweeps, const OrdinalMap& map);
 
 }  // namespace gpuvet::cli

@@ -6,8 +6,8 @@
 
 #include "core/machine.hpp"
 
-namespace gpuvet::bundle {
+namespace gpuvet::report {
 
 std::string render_topology_text(const core::Machine& machine);
 
-}  // namespace gpuvet::bundle
+}  // namespace gpuvet::report
