@@ -18,7 +18,7 @@ inline accept::AcceptReport sample_report() {
   r.cuda_version = "12.7";
   r.started_utc = "2026-01-01T00:00:00Z";
   r.finished_utc = "2026-01-01T00:00:09Z";
-  accept::StageRecord inv{"inventory", "GPU inventory", accept::StageStatus::done, "", 0.01, false, {}, {}, {}, {}};
+  accept::StageRecord inv{"inventory", "GPU inventory", accept::StageStatus::done, "", 0.01, false, {}, {}, {}, {}, {}};
   accept::ClauseResult count;
   count.id = "gpu.count";
   count.title = "GPU count";
@@ -36,7 +36,7 @@ inline accept::AcceptReport sample_report() {
   inv.clauses = {count, batch};
   inv.findings.push_back({"mixed_inventory", core::Severity::warn, {5}, "GPU 5 runs VBIOS 96.00.61", {{"vbios", "96.00.61"}},
                           "Ask the provider to align firmware"});
-  accept::StageRecord bw{"bandwidth", "Copy bandwidth", accept::StageStatus::done, "", 2.0, false, {}, {}, {}, {}};
+  accept::StageRecord bw{"bandwidth", "Copy bandwidth", accept::StageStatus::done, "", 2.0, false, {}, {}, {}, {}, {}};
   accept::ClauseResult h2d = count;
   h2d.id = "bandwidth.h2d";
   h2d.stage = "bandwidth";
@@ -44,7 +44,7 @@ inline accept::AcceptReport sample_report() {
   h2d.reason = "not built into this binary yet";
   bw.clauses = {h2d};
   bw.heatmaps.push_back({"P2P read", "GB/s", {"GPU0", "GPU1"}, {"GPU0", "GPU1"}, {{std::nullopt, 380.0}, {150.0, std::nullopt}}, 390.0});
-  accept::StageRecord burn{"burnin", "Burn-in", accept::StageStatus::done, "", 3.0, false, {}, {}, {}, {}};
+  accept::StageRecord burn{"burnin", "Burn-in", accept::StageStatus::done, "", 3.0, false, {}, {}, {}, {}, {}};
   burn.series.push_back({"Temperature", "C", {"GPU0", "GPU1"}, {{{0, 35}, {600, 71}, {1200, 83}}, {{0, 36}, {1200, 70}}},
                          {{900, 1100}}, {{1000, "XID 79 GPU 0"}}});
   r.stages = {inv, bw, burn};
