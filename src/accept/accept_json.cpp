@@ -21,10 +21,12 @@ std::optional<double> opt_of(const ordered_json& j) {
 }
 
 ordered_json clause_json(const ClauseResult& c) {
-  return ordered_json{{"id", c.id},           {"title", c.title},       {"status", to_string(c.status)},
-                      {"expected", c.expected}, {"observed", c.observed}, {"reason", c.reason},
-                      {"source", c.source},   {"stage", c.stage},       {"findings", c.findings},
-                      {"measured", opt(c.measured)}, {"target", opt(c.target)}, {"unit", c.unit}};
+  ordered_json j{{"id", c.id},           {"title", c.title},       {"status", to_string(c.status)},
+                 {"expected", c.expected}, {"observed", c.observed}, {"reason", c.reason},
+                 {"source", c.source},   {"stage", c.stage},       {"findings", c.findings},
+                 {"measured", opt(c.measured)}, {"target", opt(c.target)}, {"unit", c.unit}};
+  if (!c.reason_parts.empty()) j["reason_parts"] = c.reason_parts;
+  return j;
 }
 
 ordered_json finding_json(const core::Finding& f) {
@@ -159,6 +161,7 @@ StageRecord stage_of(const ordered_json& j) {
     c.expected = str(cj, "expected");
     c.observed = str(cj, "observed");
     c.reason = str(cj, "reason");
+    if (const auto parts = cj.find("reason_parts"); parts != cj.end()) c.reason_parts = parts->get<std::vector<std::string>>();
     c.source = str(cj, "source");
     c.stage = str(cj, "stage");
     c.findings = need(cj, "findings").get<std::vector<std::string>>();

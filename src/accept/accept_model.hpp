@@ -35,6 +35,9 @@ struct ClauseResult {
   ClauseStatus status = ClauseStatus::not_run;
   std::string observed;  // what was seen, in words ("n/a" when nothing)
   std::string reason;    // why it failed, or why it did not run
+  // The reason's parts when it joins several (each a whole sentence: a finding's message, or a
+  // remark such as "and 6 more"); reason == the parts joined by "; ". Empty: one part, the reason.
+  std::vector<std::string> reason_parts;
   std::vector<std::string> findings;  // codes of the findings that decided it
   // Headline number for comparisons: measured against target (same unit). Absent when the
   // clause is not a number or was not measured.

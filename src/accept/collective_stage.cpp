@@ -6,6 +6,7 @@
 #include "accept/promised_envelope.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -84,12 +85,12 @@ bool fails_clause(const core::Finding& f, bool judged_by_envelope) {
 
 // The first few reasons and how many more: a slow GPU fails dozens of sets, and the report lists
 // the sets in its findings anyway.
-std::string summarize_reasons(const std::vector<std::string>& reasons) {
+// The clause's reason from its failures: the first three, then how many more, kept as parts too.
+void summarize_reasons(ClauseResult& c, const std::vector<std::string>& reasons) {
   constexpr std::size_t kShown = 3;
-  std::string out;
-  for (std::size_t i = 0; i < reasons.size() && i < kShown; ++i) out += (out.empty() ? "" : "; ") + reasons[i];
-  if (reasons.size() > kShown) out += fmt::format("; and {} more", reasons.size() - kShown);
-  return out;
+  c.reason_parts.assign(reasons.begin(), reasons.begin() + static_cast<std::ptrdiff_t>(std::min(reasons.size(), kShown)));
+  if (reasons.size() > kShown) c.reason_parts.push_back(fmt::format("and {} more", reasons.size() - kShown));
+  c.reason = fmt::format("{}", fmt::join(c.reason_parts, "; "));
 }
 
 std::optional<double> best(const std::vector<double>& values) {
@@ -304,7 +305,7 @@ class CollectivesStage final : public Stage {
     } else {
       c.status = ClauseStatus::pass;
     }
-    c.reason = summarize_reasons(failures);
+    summarize_reasons(c, failures);
   }
 
   static void decide_scaling(ClauseResult& c, const StageContext& ctx, const std::map<api::CollectiveOp, OpResults>& results,
@@ -335,7 +336,7 @@ class CollectivesStage final : public Stage {
     }
     if (!broken.empty()) {
       c.status = ClauseStatus::fail;
-      c.reason = summarize_reasons(broken);
+      summarize_reasons(c, broken);
       return;
     }
     const auto all = first_busbw(it->second.by_size.at(n).front());

@@ -142,6 +142,7 @@ void check_clause(const json& c, const std::string& path) {
   for (auto key : {"id", "title", "expected", "observed", "reason", "source", "stage", "unit"}) string_at(c, path, key);
   word_at(c, path, "status", {"pass", "fail", "not_run"});
   strings_at(c, path, "findings");
+  if (c.contains("reason_parts")) strings_at(c, path, "reason_parts");  // since 0.1.0: optional
   number_at(c, path, "measured", true);
   number_at(c, path, "target", true);
 }

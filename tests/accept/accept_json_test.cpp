@@ -65,6 +65,22 @@ TEST(AcceptJson, BurninSteadyStateRoundTripsAndIsAbsentElsewhere) {
   EXPECT_TRUE(state->at(7).steady_state);
 }
 
+// A clause whose reason joins several sentences keeps them as parts (report/why_fold folds them
+// without editing text); a clause with one reason writes no parts.
+TEST(AcceptJson, ReasonPartsRoundTripAndAreAbsentForOneReason) {
+  auto out = run_on_sim("nvlink-4plus4-8x", {}, gates_only("hgx-a100-8x"));
+  auto r = report_of(out, "simulated: nvlink-4plus4-8x");
+  EXPECT_EQ(render_report_json(r).find("reason_parts"), std::string::npos);
+  auto& clause = r.stages[0].clauses.at(0);
+  clause.reason_parts = {"GPU 3 slows every collective it joins", "and 2 more"};
+  clause.reason = "GPU 3 slows every collective it joins; and 2 more";
+  const auto text = render_report_json(r);
+  auto back = parse_report_json(text, "report.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->stages[0].clauses.at(0).reason_parts, clause.reason_parts);
+  EXPECT_EQ(render_report_json(*back), text);
+}
+
 TEST(AcceptJson, OtherSchemaOrGarbageIsBadInput) {
   auto other = parse_report_json(R"({"schema": "gpuvet.machine/1"})", "x.json");
   ASSERT_FALSE(other.ok());
