@@ -1,5 +1,5 @@
-// gpuvet nccl under mpirun/srun: every rank measures and judges its own node and sends its
-// JSON report to rank 0; then, when every node measured, all ranks run the sweep across the nodes
+// gpuvet nccl under mpirun/srun: every rank measures and judges its own node and sends rank 0
+// its typed node message (nccl_node_wire.hpp); then, when every node measured, all ranks run the sweep across the nodes
 // (NCCL bootstrapped through MPI, or the simulated nodes' model) and rank 0 judges it against the
 // NICs most nodes have. Rank 0 prints one line per node, the cross-node tables, the findings
 // (the nodes', cross-node inventory consistency, cross-node busbw) and the cluster's verdict.
@@ -14,6 +14,7 @@
 #include "backends/mpi/mpi_session.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/nccl_node.hpp"
+#include "cli/nccl_node_wire.hpp"
 #include "core/finding_codes.hpp"
 #include "report/finding_json.hpp"
 #include "report/machine_report.hpp"
@@ -50,52 +51,6 @@ struct CrossNode {
   std::string tables;                             // nccl-tests style
 };
 
-std::string text_or_empty(const ordered_json& j, const char* key) {
-  return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : std::string();
-}
-
-// What this rank sends: its machine report, or the error that stopped it.
-std::string node_message(const core::Result<NodeOutcome>& node) {
-  if (!node) {
-    ordered_json j;
-    j["error"] = node.error().message;
-    j["exit_code"] = static_cast<int>(core::exit_code_for(node.error().kind));
-    return j.dump();
-  }
-  return report::render_json({"nccl", node->machine, node->assessment, node->verdict});
-}
-
-analysis::NodeInventory inventory_of(const ordered_json& node, int rank) {
-  analysis::NodeInventory inv;
-  const std::string host = text_or_empty(node, "hostname");
-  inv.host = fmt::format("rank {} ({})", rank, host.empty() ? "host unknown" : host);
-  inv.driver_version = text_or_empty(node, "driver_version");
-  inv.cuda_version = text_or_empty(node, "cuda_version");
-  for (const auto& gpu : node.value("gpus", ordered_json::array())) {
-    inv.gpu_names.push_back(text_or_empty(gpu, "name"));
-    inv.vbios.push_back(text_or_empty(gpu, "vbios"));
-  }
-  return inv;
-}
-
-// A node's NICs from its JSON report ("nics": state, rate, link layer), as the judge reads them.
-analysis::NodeNetwork network_from_json(const ordered_json& node, const std::string& host) {
-  core::Machine machine;
-  if (node.contains("nics") && node["nics"].is_array()) {
-    std::vector<core::Nic> nics;
-    for (const auto& n : node["nics"]) {
-      core::Nic nic;
-      nic.label = text_or_empty(n, "label");
-      if (n.contains("rate_gbit_s") && n["rate_gbit_s"].is_number()) nic.rate_gbit_s = n["rate_gbit_s"].get<double>();
-      if (n.contains("state") && n["state"].is_string()) nic.state = n["state"].get<std::string>();
-      if (n.contains("link_layer") && n["link_layer"].is_string()) nic.link_layer = n["link_layer"].get<std::string>();
-      nics.push_back(std::move(nic));
-    }
-    machine.nics = std::move(nics);
-  }
-  return analysis::network_of(machine, host);
-}
-
 std::string reading_text(const core::Reading<double>& r) { return r ? fmt::format("{:.1f} GB/s", *r) : "n/a"; }
 
 ordered_json cross_summary_json(const core::CollectiveSummary& c) {
@@ -124,8 +79,21 @@ ordered_json cross_json(const CrossNode& cross) {
   return j;
 }
 
+// --json's "nodes": each node's own report as it rendered it, or its error and exit code.
+ordered_json nodes_json(const std::vector<NodeMessage>& nodes) {
+  ordered_json out = ordered_json::array();
+  for (const auto& n : nodes) {
+    if (n.error) {
+      out.push_back({{"error", n.error->message}, {"exit_code", static_cast<int>(core::exit_code_for(n.error->kind))}});
+    } else {
+      out.push_back(ordered_json::parse(n.report_json));
+    }
+  }
+  return out;
+}
+
 // The cluster's verdict: an error on any node outranks everything; then fail, then incomplete.
-core::ExitCode cluster_exit(const std::vector<ordered_json>& nodes, const std::vector<core::Finding>& cluster,
+core::ExitCode cluster_exit(const std::vector<NodeMessage>& nodes, const std::vector<core::Finding>& cluster,
                             const CrossNode& cross) {
   core::ExitCode worst = core::exit_code_for(core::verdict_of(cluster));
   if (cross.error) worst = core::exit_code_for(cross.error->kind);
@@ -138,13 +106,7 @@ core::ExitCode cluster_exit(const std::vector<ordered_json>& nodes, const std::v
     }
   };
   for (const auto& n : nodes) {
-    core::ExitCode code = core::ExitCode::pass;
-    if (n.contains("error")) {
-      code = static_cast<core::ExitCode>(n.value("exit_code", 5));
-    } else {
-      const std::string v = text_or_empty(n, "verdict");
-      code = v == "fail" ? core::ExitCode::fail : v == "incomplete" ? core::ExitCode::incomplete : core::ExitCode::pass;
-    }
+    const core::ExitCode code = n.error ? core::exit_code_for(n.error->kind) : core::exit_code_for(n.verdict);
     if (rank_of(code) > rank_of(worst)) worst = code;
   }
   return worst;
@@ -163,7 +125,7 @@ std::string cross_text(const CrossNode& cross) {
   return out;
 }
 
-std::string render_text(const std::vector<ordered_json>& nodes, const std::vector<core::Finding>& cluster,
+std::string render_text(const std::vector<NodeMessage>& nodes, const std::vector<core::Finding>& cluster,
                         const CrossNode& cross, core::ExitCode code) {
   std::string out = fmt::format(
       "gpuvet nccl on {} nodes (one rank per node): each node measured on its own, then all nodes together\n\n",
@@ -172,30 +134,22 @@ std::string render_text(const std::vector<ordered_json>& nodes, const std::vecto
                      "Verdict", "Peak busbw (op)");
   for (std::size_t r = 0; r < nodes.size(); ++r) {
     const auto& n = nodes[r];
-    if (n.contains("error")) {
-      out += fmt::format("  {:<5} error: {}\n", r, text_or_empty(n, "error"));
+    if (n.error) {
+      out += fmt::format("  {:<5} error: {}\n", r, n.error->message);
       continue;
     }
-    const auto gpus = n.value("gpus", ordered_json::array());
-    std::string busbw = "n/a";
-    for (const auto& c : n.value("collectives", ordered_json::array())) {
-      if (c.contains("peak_busbw_gbps") && c["peak_busbw_gbps"].is_number()) {
-        busbw = fmt::format("{:.1f} GB/s ({})", c["peak_busbw_gbps"].get<double>(), text_or_empty(c, "op"));
-        break;
-      }
-    }
-    out += fmt::format("  {:<5} {:<24} {:>4}  {:<26} {:<12} {:<10} {}\n", r, text_or_empty(n, "hostname"), gpus.size(),
-                       gpus.empty() ? std::string() : text_or_empty(gpus[0], "name"), text_or_empty(n, "driver_version"),
-                       text_or_empty(n, "verdict"), busbw);
+    const auto& gpus = n.inventory.gpu_names;
+    const std::string busbw = n.peak_busbw_gbps ? fmt::format("{:.1f} GB/s ({})", *n.peak_busbw_gbps, n.peak_busbw_op) : "n/a";
+    out += fmt::format("  {:<5} {:<24} {:>4}  {:<26} {:<12} {:<10} {}\n", r, n.hostname, gpus.size(),
+                       gpus.empty() ? std::string() : gpus[0], n.inventory.driver_version, core::to_string(n.verdict), busbw);
   }
   out += cross_text(cross);
   out += "\nFindings (warn and fail; each node's full report: --json)\n";
   int shown = 0;
   for (std::size_t r = 0; r < nodes.size(); ++r) {
-    for (const auto& f : nodes[r].value("findings", ordered_json::array())) {
-      const std::string sev = text_or_empty(f, "severity");
-      if (sev == "info") continue;
-      out += fmt::format("  {:<5} rank {}: {:<24} {}\n", sev, r, text_or_empty(f, "code"), text_or_empty(f, "message"));
+    for (const auto& f : nodes[r].findings) {
+      if (f.severity == core::Severity::info) continue;
+      out += fmt::format("  {:<5} rank {}: {:<24} {}\n", core::to_string(f.severity), r, f.code, f.message);
       ++shown;
     }
   }
@@ -216,17 +170,16 @@ std::string render_text(const std::vector<ordered_json>& nodes, const std::vecto
 
 // Every rank: the sweep across nodes when rank 0 says every node measured; rank 0 judges it.
 CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, const CrossNodeSweep& across,
-                         const std::vector<ordered_json>& nodes) {
+                         const std::vector<NodeMessage>& nodes) {
   CrossNode cross;
   int go = 0;
   // A node whose own sweep hung may still have GPUs busy with the aborted collective, and its
   // backend runs nothing more: starting the cross-node sweep would leave the other nodes waiting.
-  const auto hung = [](const ordered_json& n) {
-    const auto findings = n.value("findings", ordered_json::array());
-    return std::any_of(findings.begin(), findings.end(), [](const ordered_json& f) { return text_or_empty(f, "code") == core::code::collective_hung; });
+  const auto hung = [](const NodeMessage& n) {
+    return std::any_of(n.findings.begin(), n.findings.end(), [](const core::Finding& f) { return f.code == core::code::collective_hung; });
   };
   if (mpi.rank() == 0) {
-    go = std::none_of(nodes.begin(), nodes.end(), [&](const ordered_json& n) { return n.contains("error") || hung(n); }) ? 1 : 0;
+    go = std::none_of(nodes.begin(), nodes.end(), [&](const NodeMessage& n) { return n.error || hung(n); }) ? 1 : 0;
   }
   auto shared = mpi.broadcast(go);
   if (!shared) {
@@ -247,10 +200,7 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
   const accept::CollectiveObservation across_nodes{*sweeps, {}};
   cross.tables = report::render_nccl_sweeps(nccl_sweeps(*sweeps, node->map));
   std::vector<analysis::NodeNetwork> networks;
-  for (std::size_t r = 0; r < nodes.size(); ++r) {
-    const std::string host = text_or_empty(nodes[r], "hostname");
-    networks.push_back(network_from_json(nodes[r], fmt::format("rank {} ({})", r, host.empty() ? "host unknown" : host)));
-  }
+  for (const auto& n : nodes) networks.push_back(n.network);
   const auto& catalog = catalog::gpu_catalog();
   core::Assessment assessment;
   assessment.interconnect = node->assessment.interconnect;
@@ -270,20 +220,20 @@ core::Result<core::ExitCode> run_nccl_cluster(const std::function<core::Result<N
   if (!session) return session.error();
   auto& mpi = *session.value();
   auto node = measure(mpi.rank());
-  auto gathered = mpi.gather(node_message(node));
+  auto gathered = mpi.gather(encode_node_message(node_message_of(node, mpi.rank())));
   if (!gathered) return gathered.error();
-  std::vector<ordered_json> nodes;
+  std::vector<NodeMessage> nodes;
   for (std::size_t r = 0; r < gathered->size(); ++r) {
-    auto parsed = ordered_json::parse((*gathered)[r], nullptr, false);
-    if (parsed.is_discarded()) return core::internal_error(fmt::format("rank {} sent a report that is not JSON", r));
-    nodes.push_back(std::move(parsed));
+    auto decoded = decode_node_message((*gathered)[r], static_cast<int>(r));
+    if (!decoded) return decoded.error();
+    nodes.push_back(std::move(decoded).value());
   }
   const CrossNode cross = run_cross_node(mpi, node, across, nodes);
   int code = 0;
   if (mpi.rank() == 0) {
     std::vector<analysis::NodeInventory> inventories;
-    for (std::size_t r = 0; r < nodes.size(); ++r) {
-      if (!nodes[r].contains("error")) inventories.push_back(inventory_of(nodes[r], static_cast<int>(r)));
+    for (const auto& n : nodes) {
+      if (!n.error) inventories.push_back(n.inventory);
     }
     auto cluster = analysis::judge_nodes(inventories);
     for (const auto& f : cross.findings) cluster.push_back(f);
@@ -293,7 +243,7 @@ core::Result<core::ExitCode> run_nccl_cluster(const std::function<core::Result<N
       ordered_json j;
       j["schema"] = std::string(kClusterSchema);
       j["command"] = "nccl";
-      j["nodes"] = nodes;
+      j["nodes"] = nodes_json(nodes);
       j["cross_node"] = cross_json(cross);
       ordered_json findings = ordered_json::array();
       for (const auto& f : cluster) findings.push_back(report::finding_json(f));
