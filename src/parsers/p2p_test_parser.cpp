@@ -19,6 +19,9 @@ namespace {
 constexpr const char* kTool = "p2pBandwidthLatencyTest";
 constexpr const char* kNotPrinted = "p2pBandwidthLatencyTest does not print it";
 constexpr const char* kConnectivity = "P2P Connectivity Matrix";
+// The sample prints this after its last matrix (p2pBandwidthLatencyTest.cu main, before exit):
+// output with matrices but without it stopped early or was cut.
+constexpr std::string_view kClosingNote = "NOTE: The CUDA Samples are not meant for performance measurements";
 
 bool contains(std::string_view t, std::string_view part) { return t.find(part) != std::string_view::npos; }
 
@@ -59,6 +62,7 @@ class Walker {
       const auto t = trim(lines_[i].text);
       core::Result<size_t> next = i + 1;
       if (is_crash_line(t) || is_test_failure(t)) run_.failures.push_back(quote_line(lines_[i].number, t));
+      if (starts_with(t, kClosingNote)) closed_ = true;
       if (starts_with(t, "Device:")) read_device(t);
       else if (starts_with(t, "Device=")) read_peer_line(t);
       else if (t == kConnectivity) next = read_connectivity(i);
@@ -74,6 +78,11 @@ class Walker {
                                     lines_.empty() ? "empty input" : "reached the end of the input"));
     }
     fill_access();
+    if (!run_.matrices.empty() && !closed_) {
+      run_.cut = fmt::format("the output stops after the \"{}\" matrix, before the NOTE line p2pBandwidthLatencyTest prints "
+                             "after its last one: the matrices after it are not in it",
+                             run_.matrices.back().title);
+    }
     return std::move(run_);
   }
 
@@ -286,6 +295,7 @@ class Walker {
   const std::vector<Line>& lines_;
   const std::string& file_;
   bool ends_open_ = false;  // the input's last line has no line end: it may be cut
+  bool closed_ = false;     // the sample's closing NOTE line was seen
   core::BandwidthRun run_;
   std::vector<PeerLine> peer_lines_;
   std::optional<std::vector<std::vector<bool>>> connectivity_;

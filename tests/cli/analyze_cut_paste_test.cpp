@@ -228,6 +228,20 @@ TEST(AnalyzeCutPaste, NvbandwidthCutAfterItsFirstTestcaseIsIncomplete) {
   EXPECT_FALSE(unverified_says(closed, "testcases after")) << closed["unverified"];
 }
 
+// p2pBandwidthLatencyTest prints a NOTE after its last matrix: a log that stops before it (cut
+// after the first matrix) cannot pass the machine on the matrices before the cut.
+TEST(AnalyzeCutPaste, P2pTestCutAfterItsFirstMatrixIsIncomplete) {
+  const std::string topo = fixture("topo/4x-rtx6000ada-pcie-2socket-4nic-asus-esc8000a.txt");
+  const std::string p2p = "p2p/4x-rtx6000ada-pcie-asus-esc8000a.txt";
+  const std::string text = read(fixture(p2p));
+  auto whole = run_cli({"analyze", "--json", topo, fixture(p2p)});
+  EXPECT_EQ(whole.exit_code, 0) << whole.out << whole.err;
+  auto cut = run_cli({"analyze", "--json", topo, cut_fixture(p2p, text.find("Unidirectional P2P=Enabled"))});
+  EXPECT_EQ(cut.exit_code, 3) << cut.out << cut.err;
+  EXPECT_TRUE(unverified_says(nlohmann::json::parse(cut.out), "before the NOTE line p2pBandwidthLatencyTest prints"))
+      << cut.out;
+}
+
 // A gpuvet collect file as collect writes it (the same sections as collect_cli_test's fake tools).
 std::string collect_text(bool with_query) {
   std::string text = "### gpuvet-collect 1\n### host: node1\n### date: 2026-12-01T17:00:00Z\n### written by: gpuvet 0.1.0\n";
