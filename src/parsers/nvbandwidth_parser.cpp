@@ -173,6 +173,11 @@ class Walker {
                              *run_.tool_version, last);
     } else if (cut_ || unfinished) {
       run_.cut = fmt::format("the paste ends inside {}: it and the testcases after it are not in it", last);
+    } else if (last_matrix_open_ && sums_ > 0) {
+      // This log prints a SUM line after each matrix: one without it was cut after its rows.
+      run_.cut = fmt::format("the paste ends after the matrix of {}, before its SUM line: it was cut there, and the "
+                             "testcases after it are not in it",
+                             last);
     } else if (testcases_ == 1) {
       run_.cut = fmt::format("the output holds one testcase ({}) and nothing after it: it was cut after it, or nvbandwidth "
                              "ran it alone (-t); the other testcases are not in it",
@@ -395,6 +400,7 @@ class Walker {
     }
     auto& m = run_.matrices.back();
     last_matrix_open_ = false;
+    ++sums_;
     // The SUM adds every cell, so its ceiling is the per-link one times the cells.
     const double cells_summed = static_cast<double>(std::max<size_t>(1, m.values.size() * m.column_labels.size()));
     const auto why = m.unit == "GB/s" ? implausible_gbps(v, kMaxPlausibleGbps * cells_summed) : implausible_non_negative(v);
@@ -420,6 +426,7 @@ class Walker {
   bool saw_testcase_ = false;
   bool last_matrix_open_ = false;  // the last matrix may still take its SUM line
   bool cut_ = false;               // the paste ends inside a testcase (a row, a title, a SUM line)
+  int sums_ = 0;                   // SUM lines read after their matrices
   bool closed_ = false;            // kClosingNote seen: the run reached its end
   std::string last_key_;           // the last testcase named ("Running KEY.", "Waiving KEY.")
   int testcases_ = 0;              // testcases opened or waived

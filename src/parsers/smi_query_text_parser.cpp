@@ -205,7 +205,12 @@ core::Result<core::Machine> parse_smi_query_text(std::string_view text, const st
     machine.value().notes.insert(machine.value().notes.end(), notes.begin(), notes.end());
   }
   auto folded = smi_query::fold_repeated_gpus(std::move(machine).value(), root, gpus, smi_query::Form::text, file_name);
-  if (folded && !cut_note.empty()) folded.value().notes.push_back(std::move(cut_note));
+  if (folded && !cut_note.empty()) {
+    // What the cut took of the last GPU (its memory, PCIe, ECC, ... entries) is not judged: a
+    // verdict on the rest is incomplete, never a pass.
+    folded.value().not_read.push_back(cut_note);
+    folded.value().notes.push_back(std::move(cut_note));
+  }
   return folded;
 }
 

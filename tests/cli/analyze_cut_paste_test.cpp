@@ -106,6 +106,21 @@ TEST(AnalyzeCutPaste, SmiQueryCutAnywhereIsNotBadInput) {
 }
 
 
+// Issue 20 review: a -q cut inside its last GPU's section kept that GPU with its later entries
+// (memory, PCIe, VBIOS) unknown and passed. What the cut took is not judged: incomplete.
+TEST(AnalyzeCutPaste, SmiQueryCutInsideItsLastGpuIsIncomplete) {
+  const std::string name = "smi-q/2x-h100-nvl-nvidia-smi-q.txt";
+  const std::string text = read(fixture(name));
+  std::size_t at = 0;
+  for (int line = 0; line < 226 && at != std::string::npos; ++line) at = text.find('\n', at) + 1;
+  int exit_code = -1;
+  const auto cut = analyze_json(cut_fixture(name, at), exit_code);
+  EXPECT_EQ(exit_code, 3) << cut.dump();
+  EXPECT_TRUE(unverified_says(cut, "the output is cut after GPU 0")) << cut["unverified"];
+  analyze_json(fixture(name), exit_code);
+  EXPECT_EQ(exit_code, 0);
+}
+
 // The P100 init-failure log cut inside its last Rank line: no mixed inventory from a cut name,
 // no second node from a cut host.
 TEST(AnalyzeCutPaste, CutLastRankLineMakesNoNewModelOrHost) {
@@ -226,6 +241,20 @@ TEST(AnalyzeCutPaste, NvbandwidthCutAfterItsFirstTestcaseIsIncomplete) {
       << cut["unverified"];
   const auto closed = analyze_json(fixture(v08), exit_code);
   EXPECT_FALSE(unverified_says(closed, "testcases after")) << closed["unverified"];
+}
+
+// Issue 20 review: two whole testcases and a third's matrix without its SUM line passed an 8-GPU
+// machine on host copies; this log prints a SUM after every matrix, so it was cut there.
+TEST(AnalyzeCutPaste, NvbandwidthMatrixWithoutItsSumLineIsIncomplete) {
+  const std::string v02 = "nvbandwidth/8x-h800-sxm-nv8-full-run-v0.2.txt";
+  const std::string text = read(fixture(v02));
+  const auto sum = text.find("SUM device_to_host_memcpy_ce");
+  int exit_code = -1;
+  const auto cut = analyze_json(cut_fixture(v02, sum), exit_code);
+  EXPECT_EQ(exit_code, 3) << cut.dump();
+  EXPECT_TRUE(unverified_says(cut, "before its SUM line")) << cut["unverified"];
+  const auto after_sum = analyze_json(cut_fixture(v02, text.find('\n', sum) + 1), exit_code);
+  EXPECT_FALSE(unverified_says(after_sum, "before its SUM line")) << after_sum["unverified"];
 }
 
 // p2pBandwidthLatencyTest prints a NOTE after its last matrix: a log that stops before it (cut
