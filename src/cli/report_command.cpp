@@ -27,7 +27,10 @@ core::Result<std::pair<core::BurninRecord, core::BurninAssessment>> judge_monito
   auto judged = judge_history(database, kMaxHistoryPeriodS);
   if (!judged) return judged.error();
   core::BurninAssessment assessment = std::move(judged->assessment);
-  for (auto& f : analysis::judge_trend(judged->history, std::nullopt).findings) assessment.findings.push_back(std::move(f));
+  auto peers = analysis::judge_trend(judged->history, std::nullopt);
+  for (auto& f : peers.findings) assessment.findings.push_back(std::move(f));
+  // What the peer rules could not compare leaves the verdict incomplete here as in trend.
+  for (auto& u : peers.unverified) assessment.unverified.push_back(std::move(u));
   return std::make_pair(std::move(judged->record), std::move(assessment));
 }
 

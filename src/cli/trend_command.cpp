@@ -74,7 +74,9 @@ core::Result<core::ExitCode> run_trend(const TrendOptions& o, Streams& streams) 
     if (!unchecked.empty()) read->notes.push_back(fmt::format("The baseline {} {}.", o.baseline, unchecked));
     baseline = std::move(loaded).value();
   }
-  const auto assessment = analysis::judge_trend(read->history, baseline);
+  auto assessment = analysis::judge_trend(read->history, baseline);
+  // What the health judge could not check leaves the verdict incomplete here as in report --db.
+  for (const auto& u : read->assessment.unverified) assessment.unverified.push_back(u);
   if (baseline && !read->record.run.simulated && !baseline->hostname.empty() && baseline->hostname != "n/a" && !read->record.run.hostname.empty() &&
       baseline->hostname != read->record.run.hostname) {
     read->notes.push_back(fmt::format("The baseline was accepted on host {}, the history is from host {}: check that it is the same machine.",
