@@ -108,9 +108,19 @@ void check_stage(std::optional<Implausible>& out, const accept::StageRecord& s, 
     const auto& g = (*s.steady_state)[i];
     const std::string at = fmt::format("{}.steady_state[{}]", path, i);
     check_gpu(out, g.gpu, at + ".gpu");
+    for (std::size_t j = 0; j < i && !out; ++j) {
+      if ((*s.steady_state)[j].gpu == g.gpu) out = Implausible{at + ".gpu", fmt::format("GPU {} is listed twice", g.gpu)};
+    }
     if (g.median_temp_c) check(out, *g.median_temp_c, "\xc2\xb0""C", at + ".median_temp_c");
     if (g.median_power_w) check(out, *g.median_power_w, "W", at + ".median_power_w");
     if (g.median_sm_clock_mhz) check(out, *g.median_sm_clock_mhz, "MHz", at + ".median_sm_clock_mhz");
+    // Under the burn-in's full load a GPU draws power and clocks its SMs: 0 is no measurement.
+    if (!out && g.median_sm_clock_mhz && !(*g.median_sm_clock_mhz > 0)) {
+      out = Implausible{at + ".median_sm_clock_mhz", fmt::format("{:g} MHz: a GPU under load clocks above 0", *g.median_sm_clock_mhz)};
+    }
+    if (!out && g.median_power_w && !(*g.median_power_w > 0)) {
+      out = Implausible{at + ".median_power_w", fmt::format("{:g} W: a GPU under load draws power", *g.median_power_w)};
+    }
   }
 }
 

@@ -145,6 +145,11 @@ TEST(ReportNumbers, ImpossibleValuesAreRefusedNamingTheFileAndTheField) {
   EXPECT_NE(error(steady).find("stages[0].steady_state[0].gpu: GPU index 5000"), std::string::npos) << error(steady);
   (*steady.stages[0].steady_state)[0].gpu = 0;
   EXPECT_NE(error(steady).find("stages[0].steady_state[0].median_power_w: -1 is negative"), std::string::npos) << error(steady);
+  // Issue 20 review: a clock of 0 was accepted and the GPU's clock drift then skipped in silence.
+  (*steady.stages[0].steady_state)[0] = {0, 64.0, 689.4, 0.0};
+  EXPECT_NE(error(steady).find("steady_state[0].median_sm_clock_mhz: 0 MHz"), std::string::npos) << error(steady);
+  steady.stages[0].steady_state = std::vector<accept::BurninSteadyState>{{1, 64.0, 689.4, 1782.0}, {1, 65.0, 690.0, 1780.0}};
+  EXPECT_NE(error(steady).find("steady_state[1].gpu: GPU 1 is listed twice"), std::string::npos) << error(steady);
 }
 
 }  // namespace
