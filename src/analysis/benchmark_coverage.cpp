@@ -1,4 +1,5 @@
-// What pasted benchmark logs left unjudged: a run with no result, or cut short, is not a pass, and
+// What pasted benchmark logs left unjudged: a run with no result, or cut short (an nccl-tests sweep
+// without its closing average, a copy run before its end), is not a pass, and
 // logs alone pass a machine only when at least one of their results was compared with an envelope.
 #include <fmt/format.h>
 
@@ -35,6 +36,12 @@ void judge_benchmark_coverage(const std::vector<core::CollectiveRun>& collective
       assessment.unverified.push_back(fmt::format("{}: no result row: the run hung, was cut, or only its header was "
                                                   "pasted; nothing was measured",
                                                   run.source));
+    } else if (run.failures.empty() && !run.printed_avg_busbw_gbps) {
+      // nccl-tests closes every sweep with "# Avg bus bandwidth": a table without it stopped or was
+      // cut, and the larger sizes (where busbw peaks) are not in it.
+      assessment.unverified.push_back(fmt::format("{}: no \"# Avg bus bandwidth\" line after the table: the sweep was cut "
+                                                  "or stopped after {} rows, and the sizes after them are not in it",
+                                                  run.source, run.rows.size()));
     }
   }
   for (const auto& run : bandwidth) {

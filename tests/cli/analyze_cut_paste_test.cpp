@@ -257,6 +257,19 @@ TEST(AnalyzeCutPaste, NvbandwidthMatrixWithoutItsSumLineIsIncomplete) {
   EXPECT_FALSE(unverified_says(after_sum, "before its SUM line")) << after_sum["unverified"];
 }
 
+// Issue 20 review: an nccl-tests log cut mid-sweep (no "# Avg bus bandwidth" line, largest size
+// below maxBytes) passed on the sizes before the cut.
+TEST(AnalyzeCutPaste, NcclTestsSweepCutBeforeItsAverageIsIncomplete) {
+  const std::string log = "nccl/8x-a100-sxm4-40gb-nvswitch-allreduce-superbench.txt";
+  const std::string text = read(fixture(log));
+  int exit_code = -1;
+  const auto whole = analyze_json(fixture(log), exit_code);
+  EXPECT_FALSE(unverified_says(whole, "Avg bus bandwidth")) << whole["unverified"];
+  const auto cut = analyze_json(cut_fixture(log, text.find("# Out of bounds")), exit_code);
+  EXPECT_TRUE(unverified_says(cut, "line after the table: the sweep was cut")) << cut["unverified"];
+  EXPECT_EQ(exit_code, 3) << cut.dump();
+}
+
 // p2pBandwidthLatencyTest prints a NOTE after its last matrix: a log that stops before it (cut
 // after the first matrix) cannot pass the machine on the matrices before the cut.
 TEST(AnalyzeCutPaste, P2pTestCutAfterItsFirstMatrixIsIncomplete) {
