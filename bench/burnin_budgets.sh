@@ -7,6 +7,9 @@
 #
 #   bench/burnin_budgets.sh BINARY [LABEL] [DURATION...]      (durations default: 4h 24h 72h)
 #
+# BURNIN_ARGS adds options to each burn-in, e.g. BURNIN_ARGS="--traffic all" for the soak with link
+# traffic (issue 22's budget: a fixed cost per traffic interval on top of the samples' bytes).
+#
 # Prints one Markdown table row per duration and one for accept. Give two binaries (before and
 # after a change) in one session to compare them side by side on the same machine.
 set -euo pipefail
@@ -46,7 +49,8 @@ echo "| Binary | Duration | burnin RSS MiB | burnin wall s | burnin user s | rep
 echo "|---|---|---|---|---|---|---|---|---|---|"
 for d in "${durations[@]}"; do
   db="$work/run-$d.db"
-  measure "$bin" burnin --sim hgx-h100-8x --duration "$d" --db "$db"
+  # shellcheck disable=SC2086  # BURNIN_ARGS is a list of words
+  measure "$bin" burnin --sim hgx-h100-8x --duration "$d" --db "$db" ${BURNIN_ARGS:-}
   b_rss=$rss_mib b_wall=$wall_s b_user=$user_s
   measure "$bin" report --db "$db"
   bytes=$(stat -c %s "$db")

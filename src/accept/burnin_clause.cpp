@@ -18,7 +18,8 @@ namespace code = core::code;
 // Findings whose threshold the spec sets with a tolerance; the rest of the judge's failures fail
 // the clause as they are.
 bool decided_by_tolerance(std::string_view c) {
-  return c == code::throttle_reasons || c == code::ecc_errors_new || c == code::xid_event || c == code::nvlink_errors_growing;
+  return c == code::throttle_reasons || c == code::ecc_errors_new || c == code::xid_event || c == code::nvlink_errors_growing ||
+         c == code::link_errors_under_traffic;  // its NVLink counts are nvlink_errors_max's
 }
 
 }  // namespace

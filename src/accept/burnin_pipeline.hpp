@@ -16,6 +16,7 @@
 #include "analysis/soak_totals.hpp"
 #include "backends/api/stress_backend.hpp"
 #include "backends/api/telemetry_source.hpp"
+#include "backends/api/traffic_backend.hpp"
 #include "core/telemetry.hpp"
 #include "platform/clock.hpp"
 #include "probes/burnin_runner.hpp"
@@ -39,7 +40,10 @@ struct SoakRun {
   probes::BurninOutcome outcome;
 };
 
-core::Result<SoakRun> run_soak(SoakSetup setup, api::TelemetrySource& telemetry, api::StressBackend& stress);
+// `traffic` runs the plan's link traffic (plan.traffic.on()); a plan with traffic and no backend
+// is an environment error (this machine has no traffic backend).
+core::Result<SoakRun> run_soak(SoakSetup setup, api::TelemetrySource& telemetry, api::StressBackend& stress,
+                               api::TrafficBackend* traffic = nullptr);
 
 // How a stored run is read: telemetry::read_burnin of a file, or a store's read_back.
 using StoredRead = std::function<core::Result<core::BurninRecord>(const telemetry::HeaderSink&, const telemetry::SampleSink&)>;

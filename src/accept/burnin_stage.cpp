@@ -105,6 +105,45 @@ core::Result<std::vector<SeriesData>> series_of(telemetry::TelemetryStore& store
   return out;
 }
 
+// The link traffic's busbw over time, one line per collective, beside the temperature and clock
+// charts (the same throttled spans and events): at most kSeriesPoints points, consecutive traffic
+// intervals averaged when the run is longer. Nothing without traffic.
+std::optional<SeriesData> busbw_series(const core::BurninRecord& record, const std::vector<SeriesData>& charts) {
+  if (record.traffic.empty()) return std::nullopt;
+  const std::size_t per_point = std::max<std::size_t>(1, (record.traffic.size() + kSeriesPoints - 1) / kSeriesPoints);
+  std::map<std::string, std::vector<std::pair<double, double>>> lines;
+  std::map<std::string, std::array<double, 3>> open;  // op -> sum of t, sum of busbw, count
+  const auto close = [&](const std::string& op) {
+    auto& [t_sum, sum, n] = open[op];
+    if (n > 0) lines[op].emplace_back(t_sum / n, sum / n);
+    t_sum = sum = n = 0;
+  };
+  for (std::size_t i = 0; i < record.traffic.size(); ++i) {
+    for (const auto& c : record.traffic[i].collectives) {
+      if (!c.busbw_gbps.known()) continue;
+      auto& [t_sum, sum, n] = open[c.op];
+      t_sum += record.traffic[i].t_s;
+      sum += *c.busbw_gbps;
+      n += 1;
+    }
+    if ((i + 1) % per_point == 0) {
+      for (auto& [op, bucket] : open) close(op);
+    }
+  }
+  for (auto& [op, bucket] : open) close(op);
+  if (lines.empty()) return std::nullopt;
+  SeriesData d{"Collective busbw under load", "GB/s", {}, {}, {}, {}};
+  if (!charts.empty()) {
+    d.spans = charts.front().spans;
+    d.events = charts.front().events;
+  }
+  for (auto& [op, points] : lines) {
+    d.names.push_back(op);
+    d.points.push_back(std::move(points));
+  }
+  return d;
+}
+
 // Each GPU's steady state under load as the judge measured it (what trend and monitor --baseline
 // compare a history with).
 std::vector<BurninSteadyState> steady_state_of(const core::BurninAssessment& assessment) {
@@ -114,6 +153,12 @@ std::vector<BurninSteadyState> steady_state_of(const core::BurninAssessment& ass
     out.push_back({g.gpu, known(g.median_temp_c), known(g.median_power_w), known(g.median_sm_clock_mhz)});
   }
   return out;
+}
+
+analysis::BurninThresholds thresholds_of(const spec::BurninLimits& limits) {
+  analysis::BurninThresholds t;
+  t.busbw_hot_min_share = limits.busbw_hot_min_fraction;
+  return t;
 }
 
 class BurninStage final : public Stage {
@@ -135,6 +180,8 @@ class BurninStage final : public Stage {
     SoakSetup soak;
     soak.plan.duration_s = limits.duration_s;
     soak.plan.interval_s = std::min(setup_.interval_s, limits.duration_s);
+    soak.plan.traffic = limits.traffic;
+    soak.plan.traffic.interval_s = std::max(soak.plan.interval_s, std::min(limits.traffic.interval_s, limits.duration_s));
     soak.run = setup_.run;
     soak.gpus = std::move(gpus).value();
     soak.db_path = *path;
@@ -143,7 +190,7 @@ class BurninStage final : public Stage {
     soak.observer = setup_.observer;
     soak.cancel = setup_.cancel;
     const auto guard = setup_.guard_interrupts ? setup_.guard_interrupts() : nullptr;
-    auto ran = run_soak(std::move(soak), *setup_.telemetry, *setup_.stress);
+    auto ran = run_soak(std::move(soak), *setup_.telemetry, *setup_.stress, setup_.traffic.get());
     if (!ran) return error(std::move(record), ran.error());
     telemetry::TelemetryStore& store = *ran->store;
     const probes::BurninOutcome& outcome = ran->outcome;
@@ -152,13 +199,14 @@ class BurninStage final : public Stage {
         [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
           return store.read_back(on_header, on_sample);
         },
-        {}, true);
+        thresholds_of(limits), true);
     if (!judged) return error(std::move(record), judged.error());
     const core::BurninRecord* stored = &judged->record;
     record.findings = judged->assessment.findings;
     auto series = series_of(store, *stored);
     if (!series) return error(std::move(record), series.error());
     record.series = std::move(series).value();
+    if (auto busbw = busbw_series(*stored, record.series)) record.series.push_back(std::move(*busbw));
     record.steady_state = steady_state_of(judged->assessment);
     // A machine whose GPUs have NVLink ports must report their error counters.
     const bool has_nvlink = std::any_of(ctx.machine.gpus.begin(), ctx.machine.gpus.end(), [](const core::Gpu& g) {

@@ -12,6 +12,7 @@
 #include "accept/stage.hpp"
 #include "backends/api/stress_backend.hpp"
 #include "backends/api/telemetry_source.hpp"
+#include "backends/api/traffic_backend.hpp"
 #include "core/error.hpp"
 #include "platform/clock.hpp"
 #include "probes/burnin_runner.hpp"
@@ -21,6 +22,7 @@ namespace gpuvet::accept {
 struct BurninStageSetup {
   std::unique_ptr<api::TelemetrySource> telemetry;
   std::unique_ptr<api::StressBackend> stress;
+  std::unique_ptr<api::TrafficBackend> traffic;  // for the spec's burnin.traffic; null: none on this machine
   // Run time (a ManualClock in simulation: hours pass in seconds) and the wall clock that paces
   // the store's commits.
   std::unique_ptr<platform::Clock> clock;

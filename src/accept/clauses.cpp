@@ -137,10 +137,14 @@ std::vector<ClauseResult> collectives_clauses(const spec::Spec& s) {
 std::vector<ClauseResult> burnin_clauses(const spec::Spec& s) {
   if (!s.burnin) return {};
   const auto& b = s.burnin->value;
+  const std::string traffic =
+      b.traffic.on() ? fmt::format(" with {} traffic on the links ({:g} % of the time; busbw hot >= {:g} % of cold)",
+                                   core::traffic_kinds_text(b.traffic.kinds), b.traffic.share * 100, b.busbw_hot_min_fraction * 100)
+                     : std::string();
   return {clause(clause_id::burnin, "Burn-in",
-                 fmt::format("{} under full load; throttled <= {:g} % of the time, <= {} new uncorrectable ECC, <= {} XID, "
+                 fmt::format("{} under full load{}; throttled <= {:g} % of the time, <= {} new uncorrectable ECC, <= {} XID, "
                              "<= {} new NVLink errors",
-                             core::format_duration(b.duration_s), b.throttle_max_fraction * 100, b.ecc_uncorrectable_max,
+                             core::format_duration(b.duration_s), traffic, b.throttle_max_fraction * 100, b.ecc_uncorrectable_max,
                              b.xid_max, b.nvlink_errors_max),
                  *s.burnin, "burnin")};
 }

@@ -89,6 +89,8 @@ struct BurninJudge::State {
   double recorded_s = 0;
   bool monitor = false;       // a monitor's history (is_monitor_history)
   health::HealthJudge health;
+  burnin::TrafficTally traffic;
+  std::map<int, std::string> names;  // model names: cross-check digests compare within a model
 };
 
 BurninJudge::BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> gpus, BurninThresholds thresholds)
@@ -101,6 +103,7 @@ BurninJudge::BurninJudge(core::BurninRunInfo run, std::vector<core::BurninGpu> g
   st.gpus = std::move(gpus);
   st.thresholds = thresholds;
   st.health = health::HealthJudge(thresholds.health, st.interval_s);
+  for (const auto& g : st.gpus) st.names[g.index] = g.name.value_or("");
   // warm-up = min(cap, 10 % of max(planned, last sample)): never later than the cap.
   st.sure_steady_s = thresholds.warmup_s;
 }
@@ -144,6 +147,11 @@ void BurninJudge::on_sample(const core::TelemetrySample& s) {
   }
   burnin::observe_miscompares(g, s);
   st.health.on_sample(s);
+  if (!st.monitor) st.traffic.on_sample(s);
+}
+
+void BurninJudge::on_traffic(const core::TrafficInterval& interval) {
+  if (!state_->monitor) state_->traffic.on_interval(interval, state_->names);
 }
 
 void BurninJudge::on_event(const core::TelemetryEvent& e) {
@@ -177,7 +185,8 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
     g.pending.clear();
   }
 
-  const burnin::Context ctx{st.run, st.gpus, st.thresholds, series, st.events, st.health, st.interval_s, wall_clock_, st.monitor};
+  const burnin::Context ctx{st.run,         st.gpus,     st.thresholds, series,     st.events, st.health, st.interval_s,
+                            wall_clock_,    st.monitor,  &st.traffic,   warmup_end_s};
   BurninAssessment a;
   a.recorded_s = st.recorded_s;
   burnin::health_rule(ctx, a.findings);
@@ -190,6 +199,11 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
     burnin::clock_desync_rule(ctx, a.findings);
     burnin::thermal_rule(ctx, a.findings);
     burnin::power_rule(ctx, a.findings);
+    burnin::link_traffic_rule(ctx, a.findings);
+    burnin::traffic_straggler_rule(ctx, a.findings);
+    burnin::busbw_heat_rule(ctx, a.findings);
+    burnin::sdc_rule(ctx, a.findings);
+    burnin::traffic_coverage(ctx, a.unverified);
   }
   coverage(ctx, status, a);
   for (const auto& [gpu, s] : series) a.gpus.push_back(summarize(ctx, s));
@@ -198,6 +212,7 @@ BurninAssessment BurninJudge::finish(core::BurninStatus status) const {
 
 BurninAssessment judge_burnin(const core::BurninRecord& record, const BurninThresholds& thresholds) {
   BurninJudge judge(record.run, record.gpus, thresholds);
+  for (const auto& interval : record.traffic) judge.on_traffic(interval);
   std::vector<std::size_t> order(record.samples.size());
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),

@@ -24,6 +24,7 @@ struct BurninThresholds {
   double thermal_outlier_c = 10;         // median temperature above the peers' median by this much
   double power_reached_share = 0.90;     // median power under load below this share of the limit
   double warmup_s = 300;                 // left out of steady-state statistics (capped at 10 % of the run)
+  double busbw_hot_min_share = 0.90;     // collective busbw at steady state at least this share of the cold interval's
   health::HealthLimits health;           // the health judge's (DCGM's NVLink and PCIe limits, held times)
 };
 
@@ -48,6 +49,9 @@ class BurninJudge {
   // them back. Events in any order relative to samples, in time order among themselves.
   void on_sample(const core::TelemetrySample& sample);
   void on_event(const core::TelemetryEvent& event);
+  // The link traffic's intervals, in time order, before the samples (the store gives them with the
+  // run's header). A monitor's history has none.
+  void on_traffic(const core::TrafficInterval& interval);
   // Judges what was seen; `status` is how the run ended (running: killed or still going).
   // Can be called more than once (a monitor's periodic verdict); the state is not changed.
   [[nodiscard]] BurninAssessment finish(core::BurninStatus status) const;

@@ -15,6 +15,7 @@
 
 #include "analysis/burnin_judge.hpp"
 #include "analysis/health/health_judge.hpp"
+#include "analysis/traffic_tally.hpp"
 #include "core/finding.hpp"
 #include "core/telemetry.hpp"
 #include "core/statistics.hpp"
@@ -97,6 +98,8 @@ struct Context {
   double interval_s = 1;
   bool wall_clock = false;  // a monitor's history: times as UTC dates, "in the period" for "during the burn-in"
   bool monitor = false;     // a monitor's history: no load of gpuvet's own, no planned duration
+  const TrafficTally* traffic = nullptr;  // the link traffic beside the load (burn-ins only)
+  double warmup_end_s = 0;  // steady state from here
 };
 
 using core::median;  // core/statistics.hpp
@@ -125,6 +128,14 @@ void safety_stop_rule(const Context& ctx, std::vector<core::Finding>& out);
 void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out);
 // The health judge's findings over the run (period view, worded for a burn-in or a history).
 void health_rule(const Context& ctx, std::vector<core::Finding>& out);
+
+// The link traffic's rules (traffic_rules.cpp), burn-ins only; traffic_coverage says what the
+// traffic asked for could not verify.
+void link_traffic_rule(const Context& ctx, std::vector<core::Finding>& out);
+void traffic_straggler_rule(const Context& ctx, std::vector<core::Finding>& out);
+void busbw_heat_rule(const Context& ctx, std::vector<core::Finding>& out);
+void sdc_rule(const Context& ctx, std::vector<core::Finding>& out);
+void traffic_coverage(const Context& ctx, std::vector<std::string>& unverified);
 
 // One tick of the clock-desync rule: each loaded GPU's SM clock against the tick's median.
 void desync_tick(std::map<int, GpuState>& series, double t_s, std::vector<std::pair<int, double>>& clocks,

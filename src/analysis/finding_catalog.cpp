@@ -309,6 +309,35 @@ const std::vector<FindingInfo>& finding_catalog() {
        "models.",
        "Ask the provider for the model in the contract on every slot; export and cut-down SKUs share the "
        "name prefix but have less NVLink, memory or compute."},
+      {"links_carried_no_traffic", Severity::info, "The burn-in left the links idle",
+       "A burn-in without --traffic loaded the GEMM units only: the NVLinks carried no traffic, so link errors that "
+       "grow only under load (a marginal link or connector counts CRC errors and replays while data crosses it) could "
+       "not show. Said when the GPUs report NVLink ports.",
+       "Rerun the burn-in with --traffic all (or burnin.traffic: all in the spec) to load the links beside the GEMMs."},
+      {"link_errors_under_traffic", Severity::fail, "Link errors grew under traffic",
+       "During a burn-in with --traffic, a GPU's NVLink CRC, replay or recovery counters (per link) or its PCIe replay "
+       "counter grew while the traffic crossed them; the counts under traffic and while idle are given per link. Fail "
+       "for NVLink errors (the link must carry a training job's collectives), warn for PCIe replays alone.",
+       "Run nvidia-smi nvlink -e and lspci -vv (AER) for the named link or card; ask the provider to reseat or replace "
+       "the GPU, cable or baseboard."},
+      {"traffic_straggler", Severity::fail, "A card drags the group's collectives",
+       "During a burn-in with collective traffic, one GPU both sends to and receives from its ring neighbours more than "
+       "the straggler tolerance (default 10 %) below its peers' median, while its GEMM rate keeps pace with theirs: its "
+       "links, not its compute, hold back every collective of the group.",
+       "Run gpuvet nccl and gpuvet bench on the machine to see the card's links; ask the provider to check its NVLink "
+       "connections and NVSwitch ports, or to replace it."},
+      {"busbw_fell_when_hot", Severity::fail, "The fabric slowed as the cards heated",
+       "During a burn-in with collective traffic, a collective's busbw at steady state (median of the intervals after "
+       "the warm-up) fell below a share (default 90 %, burnin.busbw_hot_min_fraction) of its busbw in the first, cold "
+       "interval; names the GPU whose own send rate fell most.",
+       "Check the named card's cooling and its NVLink and NVSwitch temperatures; ask the provider to fix the cooling or "
+       "replace the card."},
+      {"silent_data_corruption", Severity::fail, "Silently wrong results under load",
+       "During a burn-in with --traffic, a GPU's cross-check GEMM (the same inputs on every GPU of one model, once per "
+       "traffic interval) returned other bits than its peers', or its collective outputs held wrong elements "
+       "(nccl-tests' #wrong). Names the GPU and the first time. Its own reference check may pass: it is wrong the same "
+       "way every time.",
+       "Do not use the GPU; ask the provider to replace it."},
   };
   return kCatalog;
 }

@@ -56,6 +56,7 @@ std::unique_ptr<accept::Stage> burnin_provider(Target& target, const AcceptWirin
   accept::BurninStageSetup setup;
   setup.telemetry = std::move(backends.value().telemetry);
   setup.stress = std::move(backends.value().stress);
+  setup.traffic = std::move(backends.value().traffic);
   setup.wall = std::make_unique<platform::SteadyClock>();
   if (simulated) {
     setup.clock = std::make_unique<platform::ManualClock>(setup.wall->unix_ms());

@@ -1,5 +1,6 @@
-// gpuvet burnin: hours of GEMM load on every GPU with per-GPU telemetry stored in SQLite as it
-// arrives, then the burn-in judge over what was stored. `--sim PROFILE` runs the simulator's
+// gpuvet burnin: hours of GEMM load on every GPU (with --traffic, NCCL collectives and host copies
+// on the links beside it) with per-GPU telemetry stored in SQLite as it arrives, then the burn-in
+// judge over what was stored. `--sim PROFILE` runs the simulator's
 // burn-in model in virtual time (a 4 h run takes seconds).
 #include <unistd.h>
 
@@ -33,6 +34,9 @@ struct BurninOptions {
   TargetOptions target;
   double shutdown_margin_c = 2;
   double straggler_tolerance = 10;
+  std::string traffic;               // empty: none
+  double traffic_share = 0.5;
+  double busbw_hot_min = 90;
   bool json = false;
 };
 
@@ -59,6 +63,23 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   if (!api::parse_gemm_dtype(options.dtype, plan.stress.dtype)) {
     return core::usage_error(fmt::format("--dtype '{}': expected bf16, fp16, tf32, fp32, fp64 or fp8", options.dtype));
   }
+  if (!options.traffic.empty()) {
+    const auto kinds = core::parse_traffic_kinds(options.traffic);
+    if (!kinds) {
+      return core::usage_error(fmt::format(
+          "--traffic '{}': expected all_reduce, all_to_all, copies or all (or a comma list of the first three)", options.traffic));
+    }
+    plan.traffic.kinds = *kinds;
+  }
+  if (!(options.traffic_share > 0 && options.traffic_share <= 1)) {
+    return core::usage_error(fmt::format("--traffic-share {}: expected a share of the time in (0, 1], e.g. 0.5", options.traffic_share));
+  }
+  if (!(options.busbw_hot_min > 0 && options.busbw_hot_min <= 100)) {
+    return core::usage_error(fmt::format("--busbw-hot-min {}: expected a percent in (0, 100], e.g. 90", options.busbw_hot_min));
+  }
+  plan.traffic.share = options.traffic_share;
+  // One traffic interval a minute (the whole run when shorter), never shorter than a sample.
+  plan.traffic.interval_s = std::max(plan.interval_s, std::min(60.0, plan.duration_s));
   if (!options.gpus.empty()) {
     auto gpus = parse_gpu_list(options.gpus);
     if (!gpus) return gpus.error();
@@ -107,12 +128,13 @@ core::Result<core::ExitCode> run_burnin_command(const BurninOptions& options, St
   std::optional<InterruptGuard> guard;
   if (!simulated) guard.emplace();
   // The same pipeline as accept's burn-in stage: the store written as the samples arrive.
-  auto ran = accept::run_soak(std::move(soak), *backends->telemetry, *backends->stress);
+  auto ran = accept::run_soak(std::move(soak), *backends->telemetry, *backends->stress, backends->traffic.get());
   if (!ran) return ran.error();
 
   // The report is rebuilt from what the database holds, exactly as `gpuvet report --db` does.
   analysis::BurninThresholds thresholds;
   thresholds.straggler_tolerance = options.straggler_tolerance / 100.0;
+  thresholds.busbw_hot_min_share = options.busbw_hot_min / 100.0;
   telemetry::TelemetryStore& stored = *ran->store;
   const auto read = [&](const telemetry::HeaderSink& on_header, const telemetry::SampleSink& on_sample) {
     return stored.read_back(on_header, on_sample);
@@ -138,6 +160,13 @@ void add_burnin_command(CLI::App& app, Action& action) {
                   "Stop the load on a GPU this many °C below its shutdown temperature (default 2)");
   cmd->add_option("--straggler-tolerance", options->straggler_tolerance,
                   "Percent below the peers' median TFLOP/s that makes a straggler (default 10)");
+  cmd->add_option("--traffic", options->traffic,
+                  "Load the links beside the GEMMs: all_reduce, all_to_all, copies (host<->device) or all; a comma list "
+                  "works too (default: none, the GEMM load alone)");
+  cmd->add_option("--traffic-share", options->traffic_share,
+                  "Share of the time the traffic streams are busy, in (0, 1] (default 0.5)");
+  cmd->add_option("--busbw-hot-min", options->busbw_hot_min,
+                  "Percent of the cold busbw the collectives must keep at steady state (default 90)");
   cmd->add_flag("--json", options->json, "Print one JSON object (schema gpuvet.burnin/1) instead of text");
   cmd->callback([options, &action] {
     action = [options](Streams& streams) { return run_burnin_command(*options, streams); };

@@ -81,6 +81,7 @@ core::Result<BurninBackends> Target::burnin(const std::string& dtype) {
     auto model = std::make_shared<sim::BurninModel>(state_, options_.seed, dtype);
     b.telemetry = std::make_unique<sim::SimTelemetrySource>(model, options_.sim_profile);
     b.stress = std::make_unique<sim::SimStressBackend>(model);
+    b.traffic = std::make_unique<sim::SimTrafficBackend>(model, options_.seed);
     return b;
   }
   auto telemetry = nvml::open_nvml_telemetry(probes::default_nvml_library());

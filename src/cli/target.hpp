@@ -15,6 +15,7 @@
 #include "backends/api/copy_backend.hpp"
 #include "backends/api/stress_backend.hpp"
 #include "backends/api/telemetry_source.hpp"
+#include "backends/api/traffic_backend.hpp"
 #include "core/error.hpp"
 #include "core/machine.hpp"
 
@@ -37,6 +38,7 @@ struct TargetOptions {
 struct BurninBackends {
   std::unique_ptr<api::TelemetrySource> telemetry;
   std::unique_ptr<api::StressBackend> stress;
+  std::unique_ptr<api::TrafficBackend> traffic;  // link traffic beside the load; null live (not built yet)
 };
 
 class Target {

@@ -65,6 +65,11 @@ inline constexpr std::string_view slower_than_peers = "slower_than_peers";
 inline constexpr std::string_view baseline_drift = "baseline_drift";
 inline constexpr std::string_view utilization_below_peers = "utilization_below_peers";
 inline constexpr std::string_view remapped_rows_growing = "remapped_rows_growing";
+inline constexpr std::string_view links_carried_no_traffic = "links_carried_no_traffic";
+inline constexpr std::string_view link_errors_under_traffic = "link_errors_under_traffic";
+inline constexpr std::string_view traffic_straggler = "traffic_straggler";
+inline constexpr std::string_view busbw_fell_when_hot = "busbw_fell_when_hot";
+inline constexpr std::string_view silent_data_corruption = "silent_data_corruption";
 
 // Every id above, for the test that holds them to the catalogue.
 inline constexpr std::string_view kAll[] = {
@@ -79,7 +84,8 @@ inline constexpr std::string_view kAll[] = {
     plan_does_not_fit, plan_interconnect_rule_of_thumb, plan_sharding_over_slow_link,
     plan_comm_dominated, gpu_lost, xid_logged, inforom_corrupted, nvlink_error_counters, mig_enabled,
     benchmark_failed, nccl_tests_not_joined, p2p_slower_than_staged, model_not_as_claimed, hotter_than_peers,
-    slower_than_peers, baseline_drift, utilization_below_peers, remapped_rows_growing
+    slower_than_peers, baseline_drift, utilization_below_peers, remapped_rows_growing, links_carried_no_traffic,
+    link_errors_under_traffic, traffic_straggler, busbw_fell_when_hot, silent_data_corruption
 };
 
 }  // namespace gpuvet::core::code

@@ -12,6 +12,7 @@
 
 #include "core/finding.hpp"
 #include "core/reading.hpp"
+#include "core/traffic.hpp"
 
 namespace gpuvet::core {
 
@@ -153,6 +154,7 @@ struct BurninRunInfo {
   Reading<double> ended_t_s;        // when the runner stopped; absent while running or after a crash
   std::string stress_backend;       // describe() of the stress backend
   std::string telemetry_source;     // describe() of the telemetry source
+  TrafficSettings traffic;          // link traffic beside the load (none: the GEMM load alone)
   bool operator==(const BurninRunInfo&) const = default;
 };
 
@@ -163,6 +165,7 @@ struct BurninRecord {
   std::vector<UnsupportedField> unsupported;
   std::vector<TelemetrySample> samples;   // ordered by t_s, then gpu
   std::vector<TelemetryEvent> events;     // ordered by t_s
+  std::vector<TrafficInterval> traffic;   // ordered by t_s; empty without traffic
 };
 
 // What the burn-in judge concludes (analysis/burnin_judge.hpp), rendered by report/burnin_report.

@@ -1,4 +1,5 @@
-// The burn-in loop: one tick per interval, samples and events to the store as they arrive.
+// The burn-in loop: one tick per interval, samples and events to the store as they arrive; with
+// traffic, one traffic interval every plan.traffic.interval_s.
 #include "probes/burnin_runner.hpp"
 
 #include <fmt/format.h>
@@ -13,8 +14,8 @@ namespace {
 class Runner {
  public:
   Runner(const BurninPlan& plan, api::TelemetrySource& source, api::StressBackend& stress,
-         telemetry::TelemetryStore& store, platform::Clock& clock, BurninObserver* observer)
-      : plan_(plan), source_(source), stress_(stress), store_(store), clock_(clock), observer_(observer) {}
+         telemetry::TelemetryStore& store, platform::Clock& clock, BurninObserver* observer, api::TrafficBackend* traffic)
+      : plan_(plan), source_(source), stress_(stress), store_(store), clock_(clock), observer_(observer), traffic_(traffic) {}
 
   core::Result<BurninOutcome> run(const std::atomic<bool>* cancel);
 
@@ -36,6 +37,7 @@ class Runner {
   }
   std::optional<core::Error> handle_events(double t_s);
   std::optional<core::Error> sample_gpu(std::size_t slot, double t_s);
+  std::optional<core::Error> poll_traffic(double t_s);
   [[nodiscard]] BurninTick tick(double t_s) const { return {t_s, plan_.duration_s, &latest_, &outcome_.stopped}; }
 
   BurninPlan plan_;
@@ -44,6 +46,9 @@ class Runner {
   telemetry::TelemetryStore& store_;
   platform::Clock& clock_;
   BurninObserver* observer_;
+  api::TrafficBackend* traffic_;   // null, or running when plan_.traffic.on()
+  double traffic_from_s_ = 0;      // start of the open traffic interval
+  std::uint64_t traffic_intervals_ = 0;
   std::vector<bool> active_;       // still sampled (not lost)
   std::vector<bool> loaded_;       // load still running
   std::vector<core::BurninGpu> info_;
@@ -112,6 +117,27 @@ std::optional<core::Error> Runner::sample_gpu(std::size_t slot, double t_s) {
   return std::nullopt;
 }
 
+// Closes the open traffic interval: what the traffic achieved, and every loaded GPU's digest of the
+// same cross-check GEMM (inputs seeded by the interval's number, so equal on every GPU).
+std::optional<core::Error> Runner::poll_traffic(double t_s) {
+  api::TrafficStatus status = traffic_->poll(t_s);
+  core::TrafficInterval interval{traffic_from_s_, t_s, std::move(status.collectives), std::move(status.gpus)};
+  ++traffic_intervals_;
+  for (auto& g : interval.gpus) {
+    const auto it = std::find(plan_.gpus.begin(), plan_.gpus.end(), g.gpu);
+    const bool loaded = it != plan_.gpus.end() && loaded_[static_cast<std::size_t>(it - plan_.gpus.begin())];
+    g.gemm_digest = loaded ? stress_.cross_check(g.gpu, traffic_intervals_, t_s)
+                           : core::Reading<std::uint64_t>::absent("no load on this GPU (stopped)");
+  }
+  if (!status.running && !status.error.empty()) {
+    const auto stopped = core::Absent{"the traffic stopped: " + status.error};
+    for (auto& c : interval.collectives) c.busbw_gbps = stopped;
+    for (auto& g : interval.gpus) g.send_gbps = g.recv_gbps = g.h2d_gbps = g.d2h_gbps = stopped;
+  }
+  traffic_from_s_ = t_s;
+  return store_.append(interval);
+}
+
 core::Result<BurninOutcome> Runner::run(const std::atomic<bool>* cancel) {
   auto gpus = source_.gpus();
   if (!gpus) return gpus.error();
@@ -144,6 +170,18 @@ core::Result<BurninOutcome> Runner::run(const std::atomic<bool>* cancel) {
       loaded_[slot] = true;
     }
   }
+  if (plan_.traffic.on()) {
+    if (traffic_ == nullptr) return core::usage_error("the burn-in asks for link traffic but has no traffic backend");
+    api::TrafficConfig config;
+    config.settings = plan_.traffic;
+    config.gpus = plan_.gpus;
+    if (auto error = traffic_->start(config, 0.0)) {
+      for (std::size_t slot = 0; slot < n; ++slot) {
+        if (loaded_[slot]) stress_.stop(plan_.gpus[slot], 0.0);
+      }
+      return error->with_context("starting the link traffic");
+    }
+  }
   const auto ticks = static_cast<long long>(std::floor(plan_.duration_s / plan_.interval_s + 1e-9));
   double t_s = 0;
   outcome_.status = core::BurninStatus::completed;
@@ -160,12 +198,22 @@ core::Result<BurninOutcome> Runner::run(const std::atomic<bool>* cancel) {
       if (!active_[slot]) continue;
       if (auto e = sample_gpu(slot, t_s)) return *e;
     }
+    if (plan_.traffic.on() && t_s - traffic_from_s_ >= plan_.traffic.interval_s - 1e-9) {
+      if (auto e = poll_traffic(t_s)) return *e;
+    }
     if (auto e = store_.end_tick()) return *e;
     if (observer_) observer_->on_tick(tick(t_s));
     if (std::none_of(active_.begin(), active_.end(), [](bool a) { return a; })) {
       outcome_.status = core::BurninStatus::failed;  // every GPU is gone: nothing left to watch
       break;
     }
+  }
+  if (plan_.traffic.on()) {
+    // The last, shorter interval, then the links go idle before the GEMMs stop.
+    if (t_s > traffic_from_s_ + 1e-9) {
+      if (auto e = poll_traffic(t_s)) return *e;
+    }
+    traffic_->stop(t_s);
   }
   for (std::size_t slot = 0; slot < n; ++slot) {
     if (loaded_[slot]) stress_.stop(plan_.gpus[slot], t_s);
@@ -181,9 +229,12 @@ core::Result<BurninOutcome> Runner::run(const std::atomic<bool>* cancel) {
 core::Result<BurninOutcome> run_burnin(const BurninPlan& plan, api::TelemetrySource& source,
                                        api::StressBackend& stress, telemetry::TelemetryStore& store,
                                        platform::Clock& clock, BurninObserver* observer,
-                                       const std::atomic<bool>* cancel) {
+                                       const std::atomic<bool>* cancel, api::TrafficBackend* traffic) {
   if (plan.interval_s <= 0 || plan.duration_s <= 0) return core::usage_error("duration and interval must be positive");
-  Runner runner(plan, source, stress, store, clock, observer);
+  if (plan.traffic.on() && !(plan.traffic.interval_s > 0 && plan.traffic.share > 0 && plan.traffic.share <= 1)) {
+    return core::usage_error("traffic: the interval must be positive and the share in (0, 1]");
+  }
+  Runner runner(plan, source, stress, store, clock, observer, traffic);
   return runner.run(cancel);
 }
 

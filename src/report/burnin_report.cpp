@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "report/burnin_traffic.hpp"
 #include "report/finding_json.hpp"
 #include "report/text_blocks.hpp"
 #include "report/text_table.hpp"
@@ -109,6 +110,7 @@ std::string render_burnin_json(const BurninReport& report) {
                       {"message", e.message}});
   }
   j["events"] = events;
+  j["traffic"] = traffic_json(report.record);
   ordered_json findings = ordered_json::array();
   for (const auto& f : report.assessment.findings) findings.push_back(finding_json(f));
   j["findings"] = findings;
@@ -160,6 +162,7 @@ std::string render_burnin_text(const BurninReport& report, bool color) {
                          e.kind == core::TelemetryEventKind::xid ? fmt::format(" {}", e.code) : std::string(), e.message);
     }
   }
+  out += traffic_text(report.record);
   out += "\nFindings\n" + findings_block(report.assessment.findings, color);
   if (!report.assessment.unverified.empty()) {
     out += "\nNot verified (the verdict cannot be pass)\n";

@@ -11,6 +11,7 @@
 #include "core/assessment.hpp"
 #include "core/error.hpp"
 #include "core/gpu_model.hpp"
+#include "core/traffic.hpp"
 
 namespace gpuvet::spec {
 
@@ -57,6 +58,8 @@ struct BurninLimits {
   int ecc_uncorrectable_max = 0;    // new uncorrectable ECC errors tolerated
   int xid_max = 0;                  // XID events tolerated
   int nvlink_errors_max = 0;        // growth of NVLink CRC/replay/recovery counters tolerated
+  core::TrafficSettings traffic;    // link traffic beside the load (burnin.traffic, traffic_share); none by default
+  double busbw_hot_min_fraction = 0.9;  // collective busbw hot at least this share of the cold interval's
 };
 
 enum class Workload { train, infer };

@@ -141,9 +141,31 @@ void parse_collectives(const YAML::Node& node, Spec& spec) {
   }
 }
 
+// burnin.traffic: one word (all_reduce, all_to_all, copies, all, none) or a list of the first three.
+std::vector<core::TrafficKind> traffic_kinds(const YAML::Node& v) {
+  constexpr const char* kExpected = "expected all_reduce, all_to_all, copies, all or none, or a list such as [all_reduce, copies]";
+  std::string words;
+  if (v.IsSequence() && v.size() > 0) {
+    for (const auto& item : v) {
+      if (!item.IsScalar() || item.Scalar() == "all" || item.Scalar() == "none") {
+        fail(item, "burnin.traffic", fmt::format("{}, got '{}' in the list", kExpected, scalar_text(item)));
+      }
+      words += (words.empty() ? "" : ",") + item.Scalar();
+    }
+  } else if (v.IsScalar()) {
+    words = v.Scalar();
+  } else {
+    fail(v, "burnin.traffic", kExpected);
+  }
+  const auto kinds = core::parse_traffic_kinds(words);
+  if (!kinds) fail(v, "burnin.traffic", fmt::format("{}, got '{}'", kExpected, words));
+  return *kinds;
+}
+
 void parse_burnin(const YAML::Node& node, Spec& spec) {
   check_keys(node, "burnin",
-             {"duration", "throttle_max_fraction", "ecc_uncorrectable_max", "xid_max", "nvlink_errors_max"});
+             {"duration", "throttle_max_fraction", "ecc_uncorrectable_max", "xid_max", "nvlink_errors_max", "traffic",
+              "traffic_share", "busbw_hot_min_fraction"});
   BurninLimits limits;
   const auto d = node["duration"];
   if (!d) fail(node, "burnin.duration", "required (e.g. 4h, 30m)");
@@ -158,6 +180,15 @@ void parse_burnin(const YAML::Node& node, Spec& spec) {
   if (auto v = node["ecc_uncorrectable_max"]) limits.ecc_uncorrectable_max = whole(v, "burnin.ecc_uncorrectable_max", 0, 1000000);
   if (auto v = node["xid_max"]) limits.xid_max = whole(v, "burnin.xid_max", 0, 1000000);
   if (auto v = node["nvlink_errors_max"]) limits.nvlink_errors_max = whole(v, "burnin.nvlink_errors_max", 0, 1000000000);
+  if (auto v = node["traffic"]) limits.traffic.kinds = traffic_kinds(v);
+  if (auto v = node["traffic_share"]) {
+    if (!limits.traffic.on()) fail(v, "burnin.traffic_share", "needs burnin.traffic (all_reduce, all_to_all, copies or all)");
+    limits.traffic.share = number(v, "burnin.traffic_share", 0.01, 1, "a share of the time from 0.01 to 1");
+  }
+  if (auto v = node["busbw_hot_min_fraction"]) {
+    if (!limits.traffic.loads_nvlink()) fail(v, "burnin.busbw_hot_min_fraction", "needs collective traffic (burnin.traffic: all_reduce, all_to_all or all)");
+    limits.busbw_hot_min_fraction = number(v, "burnin.busbw_hot_min_fraction", 0.01, 1, "a fraction in (0, 1]");
+  }
   spec.burnin = field(limits, node);
 }
 

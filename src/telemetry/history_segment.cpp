@@ -46,11 +46,12 @@ std::optional<core::Error> write_segment(Database& db, std::int64_t started_unix
                                          const std::string& telemetry_source) {
   int version = kSchemaVersion;
   if (auto e = check_schema(db, nullptr, &version)) return e;
-  if (version == 4) {
+  if (version == 4 || version == 5) {
     // The sample encoding is the same; the rollups and segments tables gain columns (rows already
-    // there read as schema 4's). In the caller's transaction with the segment: all of it or none.
-    if (auto e = db.exec(schema_migration_sql(4))) {
-      return e->with_context(fmt::format("migrating {} from schema 4 to {}", db.path(), kSchemaVersion));
+    // there read as schema 4's) and the traffic tables are added. In the caller's transaction with
+    // the segment: all of it or none.
+    if (auto e = db.exec(schema_migration_sql(version))) {
+      return e->with_context(fmt::format("migrating {} from schema {} to {}", db.path(), version, kSchemaVersion));
     }
     version = kSchemaVersion;
   }

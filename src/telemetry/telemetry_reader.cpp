@@ -16,6 +16,7 @@
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
 #include "telemetry/telemetry_store.hpp"
+#include "telemetry/traffic_table.hpp"
 
 namespace gpuvet::telemetry {
 
@@ -323,6 +324,10 @@ core::Result<core::BurninRecord> read_record(Database& db, const HeaderSink& on_
                                          db.path()));
   }
   if (auto e = read_events(db, record.events)) return *e;
+  auto traffic = read_traffic_settings(db, version);
+  if (!traffic) return traffic.error();
+  record.run.traffic = std::move(traffic).value();
+  if (auto e = read_traffic(db, version, record.traffic)) return *e;
   if (on_header) on_header(record);
   if (auto e = read_samples(db, version, unsupported, record.gpus, on_sample)) return *e;
   return record;

@@ -1,7 +1,8 @@
-// The burn-in database schema, version 5, and the migration from 4.
+// The burn-in database schema, version 6, and the migrations from 4 and 5.
 #include "telemetry/telemetry_schema.hpp"
 
 #include "telemetry/minute_rollup.hpp"
+#include "telemetry/traffic_table.hpp"
 
 #include <fmt/format.h>
 
@@ -79,13 +80,14 @@ CREATE TABLE segments (started_unix_ms INTEGER NOT NULL, first_t_s REAL NOT NULL
   telemetry_source TEXT NOT NULL, interval_s REAL);
 INSERT INTO meta (key, value) VALUES ('schema', 'gpuvet.burnin.db'), ('schema_version', '{}'), ('purpose', '{}');
 )SQL",
-                     minute_rollup_table_sql(), kSchemaVersion, purpose);
+                     minute_rollup_table_sql(), kSchemaVersion, purpose) +
+         traffic_tables_sql();
 }
 
 std::string schema_migration_sql(int from) {
-  if (from != 4 || kSchemaVersion != 5) return {};
-  return minute_rollup_migration_sql() + "ALTER TABLE segments ADD COLUMN interval_s REAL;\n" +
-         fmt::format("UPDATE meta SET value = '{}' WHERE key = 'schema_version';\n", kSchemaVersion);
+  if ((from != 4 && from != 5) || kSchemaVersion != 6) return {};
+  const std::string to5 = from == 4 ? minute_rollup_migration_sql() + "ALTER TABLE segments ADD COLUMN interval_s REAL;\n" : "";
+  return to5 + traffic_tables_sql() + fmt::format("UPDATE meta SET value = '{}' WHERE key = 'schema_version';\n", kSchemaVersion);
 }
 
 std::string not_recorded_reason(int schema_version) {

@@ -25,11 +25,13 @@ namespace gpuvet::telemetry {
 // sample encoding has 29 fields instead of 20 (the tables are unchanged); 5: the minute rollups hold
 // what the hourly ones hold (min/mean/max of utilization, temperature, power, SM clock; counter
 // growth; minute_rollup.hpp) and each segment its sampling interval (the sample encoding is 4's).
-// This gpuvet reads 2 to 5 and writes 5. A monitor continuing a schema 4 history migrates it to 5
-// in place (schema_migration_sql: columns added, nothing rewritten); one continuing a schema 3
-// history keeps writing that file's encoding and tables (without the new fields), so the file
-// stays one version.
-inline constexpr int kSchemaVersion = 5;
+// 6: the soak's link traffic (traffic_table.hpp: tables traffic_collectives and traffic_gpus, the
+// settings in meta; the sample encoding and other tables are 5's).
+// This gpuvet reads 2 to 6 and writes 6. A monitor continuing a schema 4 or 5 history migrates it
+// to 6 in place (schema_migration_sql: columns and tables added, nothing rewritten); one continuing
+// a schema 3 history keeps writing that file's encoding and tables (without the new fields), so
+// the file stays one version.
+inline constexpr int kSchemaVersion = 6;
 inline constexpr int kOldestReadableSchemaVersion = 2;
 
 using core::BurninGpu;

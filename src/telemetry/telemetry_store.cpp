@@ -9,6 +9,7 @@
 #include "telemetry/sample_codec.hpp"
 #include "telemetry/sqlite_db.hpp"
 #include "telemetry/telemetry_schema.hpp"
+#include "telemetry/traffic_table.hpp"
 #include "telemetry/writer_lock.hpp"
 
 namespace gpuvet::telemetry {
@@ -124,6 +125,7 @@ core::Result<std::unique_ptr<TelemetryStore>> TelemetryStore::create(const std::
   if (auto e = d.exec(schema_sql(options.purpose))) return e->with_context("creating the schema");
   if (auto e = write_run(d, run, gpus)) return e->with_context("recording the run");
   if (auto e = write_segment(d, run.started_unix_ms, 0, run.telemetry_source)) return e->with_context("recording the run");
+  if (auto e = write_traffic_settings(d, run.traffic)) return e->with_context("recording the run");
   if (auto e = d.exec("COMMIT")) return *e;
 
   std::unique_ptr<TelemetryStore> store(new TelemetryStore(std::move(lock), std::move(db).value(), commit_clock, options));
@@ -150,6 +152,11 @@ std::optional<core::Error> TelemetryStore::prepare_statements() {
   insert_event_ = std::move(e).value();
   insert_absence_ = std::move(a).value();
   upsert_hour_ = std::move(h).value();
+  if (table_version_ >= 6) {
+    auto t = TrafficWriter::prepare(*db_);
+    if (!t) return t.error();
+    traffic_ = std::move(t).value();
+  }
   last_commit_ = clock_.now();
   return std::nullopt;
 }
@@ -300,6 +307,12 @@ std::optional<core::Error> TelemetryStore::append(const core::TelemetryEvent& ev
   s.bind(4, static_cast<std::int64_t>(event.code));
   s.bind(5, event.message);
   return s.run();
+}
+
+std::optional<core::Error> TelemetryStore::append(const core::TrafficInterval& interval) {
+  if (!traffic_) return core::internal_error(fmt::format("{}: a schema {} history has no traffic tables", path(), table_version_));
+  if (auto e = begin()) return e;
+  return traffic_->append(interval);
 }
 
 std::optional<core::Error> TelemetryStore::finish(core::BurninStatus status, double ended_t_s) {

@@ -31,6 +31,7 @@ class Database;
 class Statement;
 class SampleEncoder;
 class WriterLock;
+class TrafficWriter;
 struct HistoryGpuMatch;
 
 // The shortest sampling interval a history may hold (the monitor's shortest --interval is 100 ms):
@@ -98,6 +99,10 @@ class TelemetryStore {
   // error. The samples of one tick (same t_s) share a row, written at end_tick() or commit().
   std::optional<core::Error> append(const core::TelemetrySample& sample);
   std::optional<core::Error> append(const core::TelemetryEvent& event);
+  // One traffic interval of a burn-in with --traffic (the run's settings were given to create());
+  // in the open transaction, committed with the next commit. Refused on a history whose tables
+  // predate schema 6 (a continued schema 3 monitor history: internal error, a monitor runs no traffic).
+  std::optional<core::Error> append(const core::TrafficInterval& interval);
   // Called after each tick: commits when a commit is due. An event of a lost GPU or a safety stop
   // should be followed by commit() so it is durable at once.
   std::optional<core::Error> end_tick();
@@ -146,6 +151,7 @@ class TelemetryStore {
   std::unique_ptr<Statement> insert_event_;
   std::unique_ptr<Statement> insert_absence_;
   std::unique_ptr<Statement> upsert_hour_;
+  std::unique_ptr<TrafficWriter> traffic_;  // null before schema 6
   int table_version_ = 0;  // kSchemaVersion, or 3 for a schema 3 history continued (its tables)
   std::map<int, PeriodAccumulator> minutes_, hours_;  // gpu -> the current minute, hour
   std::vector<int> gpu_indices_;

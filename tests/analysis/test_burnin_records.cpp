@@ -66,6 +66,41 @@ void edit_samples(core::BurninRecord& record, int gpu, double from_s,
   }
 }
 
+namespace {
+
+// The run with all traffic beside the load: an interval a minute, healthy rates, equal digests.
+void with_traffic(core::BurninRecord& r) {
+  r.run.traffic.kinds = {core::TrafficKind::all_reduce, core::TrafficKind::all_to_all, core::TrafficKind::copies};
+  for (double t = 60; t <= r.run.planned_duration_s + 1e-9; t += 60) {
+    core::TrafficInterval i{t - 60, t, {}, {}};
+    i.collectives.push_back({"all_reduce", 450.0, std::int64_t{0}});
+    i.collectives.push_back({"all_to_all", 240.0, std::int64_t{0}});
+    for (const auto& g : r.gpus) {
+      core::GpuTraffic rates;
+      rates.gpu = g.index;
+      rates.send_gbps = 360.0;
+      rates.recv_gbps = 360.0;
+      rates.h2d_gbps = 54.0;
+      rates.d2h_gbps = 54.0;
+      rates.wrong = std::int64_t{0};
+      rates.gemm_digest = std::uint64_t{42};
+      i.gpus.push_back(std::move(rates));
+    }
+    r.traffic.push_back(std::move(i));
+  }
+}
+
+// Applies `edit` to GPU `gpu`'s traffic readings of every interval ending after `from_s`.
+void edit_traffic(core::BurninRecord& r, int gpu, double from_s, const std::function<void(core::GpuTraffic&)>& edit) {
+  for (auto& i : r.traffic) {
+    for (auto& g : i.gpus) {
+      if (g.gpu == gpu && i.t_s > from_s) edit(g);
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<BurninGalleryEntry> burnin_gallery() {
   std::vector<BurninGalleryEntry> out;
   auto add = [&](std::string name, std::string code, int gpu, const std::function<void(core::BurninRecord&)>& plant) {
@@ -111,6 +146,36 @@ std::vector<BurninGalleryEntry> burnin_gallery() {
   });
   add("retirement pending", "retired_pages", 4, [](auto& r) {
     edit_samples(r, 4, 3000, [](auto& s) { s.retired_pages_pending = true; });
+  });
+  add("crc under traffic", "link_errors_under_traffic", 2, [](auto& r) {
+    with_traffic(r);
+    edit_samples(r, 2, 0, [](auto& s) {
+      auto links = *s.nvlink;
+      links[4].crc_flit = static_cast<std::uint64_t>(s.t_s / 12);
+      links[4].replay = static_cast<std::uint64_t>(s.t_s / 12);
+      s.nvlink = links;
+    });
+  });
+  add("slow links, normal GEMMs", "traffic_straggler", 3, [](auto& r) {
+    with_traffic(r);
+    edit_traffic(r, 3, 0, [](auto& g) {
+      g.send_gbps = 270.0;
+      g.recv_gbps = 270.0;
+    });
+  });
+  add("fabric slows when hot", "busbw_fell_when_hot", 6, [](auto& r) {
+    with_traffic(r);
+    for (auto& i : r.traffic) {
+      if (i.t_s > 60) i.collectives[0].busbw_gbps = 380.0;
+    }
+    edit_traffic(r, 6, 60, [](auto& g) { g.send_gbps = 300.0; });
+  });
+  add("silent corruption", "silent_data_corruption", 1, [](auto& r) {
+    with_traffic(r);
+    edit_traffic(r, 1, 2400, [](auto& g) {
+      g.gemm_digest = std::uint64_t{7};
+      g.wrong = std::int64_t{512};
+    });
   });
   return out;
 }

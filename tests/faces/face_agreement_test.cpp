@@ -37,6 +37,8 @@ const std::map<std::string, std::string>& examples() {
       {"ecc-sbe", "ecc-sbe:gpu=1,per_hour=50"},
       {"gpu-lost", "gpu-lost:gpu=5,at=30m"},
       {"gemm-miscompare", "gemm-miscompare:gpu=3,at=1h"},
+      {"busbw-heat", "busbw-heat:gpu=3,per_c=1"},
+      {"sdc", "sdc:gpu=4,at=1h"},
       {"straggler", "straggler:gpu=3,factor=0.7"},
       {"slow-link", "slow-link:a=0,b=1,factor=0.5"},
       {"collective-hang", "collective-hang:gpu=2,from_mib=64"},

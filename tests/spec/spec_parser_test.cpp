@@ -85,6 +85,40 @@ TEST(SpecParser, FullSpecSections) {
   EXPECT_EQ(r->burnin->value.xid_max, 1);
 }
 
+// burnin.traffic: the soak loads the links beside the GEMMs; a word or a list, with its share and floor.
+TEST(SpecParser, BurninTrafficIsReadWithItsShareAndFloor) {
+  auto r = parse("burnin:\n  duration: 4h\n  traffic: all\n  traffic_share: 0.25\n  busbw_hot_min_fraction: 0.85\n");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& b = r->burnin->value;
+  EXPECT_EQ(core::traffic_kinds_text(b.traffic.kinds), "all_reduce,all_to_all,copies");
+  EXPECT_DOUBLE_EQ(b.traffic.share, 0.25);
+  EXPECT_DOUBLE_EQ(b.busbw_hot_min_fraction, 0.85);
+  auto list = parse("burnin:\n  duration: 4h\n  traffic: [copies, all_to_all]\n");
+  ASSERT_TRUE(list.ok()) << list.error().message;
+  EXPECT_EQ(core::traffic_kinds_text(list->burnin->value.traffic.kinds), "all_to_all,copies");
+  auto none = parse("burnin:\n  duration: 4h\n");
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->burnin->value.traffic.on()) << "no traffic unless the spec asks for it";
+  EXPECT_DOUBLE_EQ(none->burnin->value.busbw_hot_min_fraction, 0.9);
+}
+
+TEST(SpecParser, BadBurninTrafficIsRefusedNamingTheLine) {
+  EXPECT_EQ(error_of("burnin:\n  duration: 4h\n  traffic: nccl\n"),
+            "t.yaml: line 3: burnin.traffic: expected all_reduce, all_to_all, copies, all or none, or a list such as "
+            "[all_reduce, copies], got 'nccl'");
+  EXPECT_NE(error_of("burnin:\n  duration: 4h\n  traffic: [all_reduce, all]\n").find("line 3: burnin.traffic: expected"),
+            std::string::npos);
+  EXPECT_NE(error_of("burnin:\n  duration: 4h\n  traffic: {a: 1}\n").find("line 3: burnin.traffic: expected"), std::string::npos);
+  EXPECT_NE(error_of("burnin:\n  duration: 4h\n  traffic: all\n  traffic_share: 0\n")
+                .find("line 4: burnin.traffic_share: expected a share of the time from 0.01 to 1, got '0'"),
+            std::string::npos);
+  EXPECT_NE(error_of("burnin:\n  duration: 4h\n  traffic_share: 0.5\n").find("line 3: burnin.traffic_share: needs burnin.traffic"),
+            std::string::npos);
+  EXPECT_NE(error_of("burnin:\n  duration: 4h\n  traffic: copies\n  busbw_hot_min_fraction: 0.9\n")
+                .find("line 4: burnin.busbw_hot_min_fraction: needs collective traffic"),
+            std::string::npos);
+}
+
 TEST(SpecParser, ErrorsNameTheLine) {
   EXPECT_EQ(error_of("gpu:\n  model: h100-sxm5-80gb\n  cuont: 8\n"),
             "t.yaml: line 3: gpu.cuont: unknown key (expected one of: model, count, memory_gib, same_batch, healthy)");

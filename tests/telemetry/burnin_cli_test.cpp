@@ -45,6 +45,57 @@ TEST(BurninCli, PlantedFaultFailsAndReportRebuildsTheSameFindings) {
   EXPECT_EQ(rebuilt["command"], "report");
 }
 
+// Issue 22's "done when": with traffic the marginal link fails the run, named with its counts, and
+// the JSON carries busbw per interval; without traffic the report says the links carried none.
+TEST(BurninCli, TrafficNamesTheMarginalLinkAndCarriesBusbwPerInterval) {
+  TempDb tmp;
+  const std::string db = tmp.path();
+  const auto run = run_cli({"burnin", "--sim", "hgx-h100-8x", "--traffic", "all", "--duration", "2h", "--fault",
+                            "nvlink-crc:gpu=2,link=5,per_min=30", "--db", db, "--json"});
+  ASSERT_EQ(run.exit_code, 1) << run.out << run.err;
+  const auto j = nlohmann::json::parse(run.out);
+  const nlohmann::json* link = nullptr;
+  for (const auto& f : j["findings"]) {
+    if (f["code"] == "link_errors_under_traffic") link = &f;
+  }
+  ASSERT_NE(link, nullptr) << run.out;
+  EXPECT_EQ((*link)["severity"], "fail");
+  EXPECT_EQ((*link)["gpus"], nlohmann::json::array({2}));
+  EXPECT_NE((*link)["message"].get<std::string>().find("link 5"), std::string::npos);
+  EXPECT_EQ(j["traffic"]["kinds"], nlohmann::json({"all_reduce", "all_to_all", "copies"}));
+  ASSERT_EQ(j["traffic"]["intervals"].size(), 120u);
+  const auto& first = j["traffic"]["intervals"][0];
+  EXPECT_EQ(first["collectives"][0]["op"], "all_reduce");
+  EXPECT_GT(first["collectives"][0]["busbw_gbps"].get<double>(), 100);
+  EXPECT_GT(first["gpus"][3]["h2d_gbps"].get<double>(), 10);
+
+  const auto report = run_cli({"report", "--db", db, "--json"});
+  ASSERT_EQ(report.exit_code, 1) << report.err;
+  const auto rebuilt = nlohmann::json::parse(report.out);
+  EXPECT_EQ(rebuilt["traffic"], j["traffic"]);
+  EXPECT_EQ(rebuilt["findings"], j["findings"]);
+  const auto text = run_cli({"report", "--db", db});
+  EXPECT_NE(text.out.find("Link traffic beside the load: all_reduce,all_to_all,copies"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("all_reduce GB/s"), std::string::npos) << text.out;
+
+  const auto idle = run_cli({"burnin", "--sim", "hgx-h100-8x", "--duration", "2h", "--fault", "nvlink-crc:gpu=2,link=5,per_min=30", "--json"});
+  ASSERT_EQ(idle.exit_code, 0) << idle.out << idle.err;
+  const auto k = nlohmann::json::parse(idle.out);
+  ASSERT_EQ(k["findings"].size(), 1u) << idle.out;
+  EXPECT_EQ(k["findings"][0]["code"], "links_carried_no_traffic");
+  EXPECT_NE(k["findings"][0]["message"].get<std::string>().find("carried no traffic"), std::string::npos);
+  EXPECT_EQ(k["traffic"]["kinds"], nlohmann::json::array());
+}
+
+TEST(BurninCli, BadTrafficOptionsAreUsageErrors) {
+  const auto bad = run_cli({"burnin", "--sim", "hgx-h100-8x", "--duration", "10m", "--traffic", "nccl"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("--traffic 'nccl': expected all_reduce, all_to_all, copies or all"), std::string::npos) << bad.err;
+  const auto share = run_cli({"burnin", "--sim", "hgx-h100-8x", "--duration", "10m", "--traffic", "all", "--traffic-share", "1.5"});
+  EXPECT_EQ(share.exit_code, 2);
+  EXPECT_NE(share.err.find("--traffic-share 1.5"), std::string::npos) << share.err;
+}
+
 TEST(BurninCli, CrashedRunIsIncomplete) {
   TempDb tmp;
   platform::ManualClock clock;

@@ -70,6 +70,12 @@ std::string evidence(const core::Finding& f, const std::string& key) {
   return "<missing " + key + ">";
 }
 
+// Findings about the GPUs: all but the note that a GEMM-only burn-in leaves the links idle.
+std::size_t gpu_findings(const SimRun& r) {
+  return static_cast<std::size_t>(std::count_if(r.assessment.findings.begin(), r.assessment.findings.end(),
+                                                [](const core::Finding& f) { return f.code != "links_carried_no_traffic"; }));
+}
+
 std::string describe(const SimRun& r) {
   std::string out;
   for (const auto& f : r.assessment.findings) out += f.code + ": " + f.message + "\n";
@@ -77,9 +83,12 @@ std::string describe(const SimRun& r) {
   return out;
 }
 
+// The GEMM load alone leaves the NVLinks idle: the judge says so (information), nothing else.
 TEST(BurninSim, CleanFourHourRunOfEightGpusHasNoFindings) {
   const SimRun r = simulate({});
-  EXPECT_TRUE(r.assessment.findings.empty()) << describe(r);
+  ASSERT_EQ(r.assessment.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(r.assessment.findings[0].code, "links_carried_no_traffic");
+  EXPECT_EQ(r.assessment.findings[0].severity, core::Severity::info);
   EXPECT_TRUE(r.assessment.unverified.empty()) << describe(r);
   EXPECT_EQ(r.record.run.status, core::BurninStatus::completed);
   EXPECT_EQ(r.record.samples.size(), 8u * 4 * 3600);
@@ -112,7 +121,7 @@ TEST(BurninSim, StragglerIsFound) {
   const core::Finding* f = find(r, "straggler_gpu");
   ASSERT_NE(f, nullptr) << describe(r);
   EXPECT_EQ(f->gpus, std::vector<int>{5});
-  EXPECT_EQ(r.assessment.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(gpu_findings(r), 1u) << describe(r);
 }
 
 TEST(BurninSim, ThermalThrottleIsFoundWithItsTime) {
@@ -131,7 +140,11 @@ TEST(BurninSim, ThermalThrottleIsFoundWithItsTime) {
   const core::Finding* hot = find(r, "thermal_outlier");
   ASSERT_NE(hot, nullptr);
   EXPECT_EQ(hot->gpus, std::vector<int>{3});
-  for (const auto& f2 : r.assessment.findings) EXPECT_EQ(f2.gpus, std::vector<int>{3}) << f2.code;
+  for (const auto& f2 : r.assessment.findings) {
+    if (f2.code != "links_carried_no_traffic") {
+      EXPECT_EQ(f2.gpus, std::vector<int>{3}) << f2.code;
+    }
+  }
 }
 
 TEST(BurninSim, XidIsFoundAtItsTime) {
@@ -143,13 +156,11 @@ TEST(BurninSim, XidIsFoundAtItsTime) {
   EXPECT_EQ(evidence(*f, "window"), "00:30:00-00:30:00");
 }
 
-TEST(BurninSim, NvlinkCrcGrowthIsFoundOnItsLink) {
+// A marginal link counts errors only while traffic crosses it (burnin_traffic_test.cpp loads it).
+TEST(BurninSim, NvlinkCrcDoesNotGrowOnAnIdleLink) {
   const SimRun r = simulate({"nvlink-crc:gpu=1,link=4,per_min=5"}, 3600);
-  const core::Finding* f = find(r, "nvlink_errors_growing");
-  ASSERT_NE(f, nullptr) << describe(r);
-  EXPECT_EQ(f->gpus, std::vector<int>{1});
-  EXPECT_NEAR(std::stod(evidence(*f, "link4_crc_flit_per_min")), 5.0, 0.1);
-  EXPECT_EQ(evidence(*f, "first_increase"), "00:00:12");
+  EXPECT_EQ(find(r, "nvlink_errors_growing"), nullptr) << describe(r);
+  EXPECT_NE(find(r, "links_carried_no_traffic"), nullptr) << describe(r);
 }
 
 TEST(BurninSim, CorrectedEccGrowthIsFound) {
@@ -206,7 +217,7 @@ TEST(BurninSim, GemmMiscompareIsFoundAfterItsTime) {
   EXPECT_EQ(f->gpus, std::vector<int>{4});
   EXPECT_EQ(evidence(*f, "first_seen"), "00:21:00");  // the first full minute of wrong results
   EXPECT_EQ(evidence(*f, "miscompares"), "40");
-  EXPECT_EQ(r.assessment.findings.size(), 1u) << describe(r);
+  EXPECT_EQ(gpu_findings(r), 1u) << describe(r);
 }
 
 TEST(BurninSim, LostGpuIsStoppedAndTheOthersKeepGoing) {

@@ -141,7 +141,7 @@ TEST(TelemetrySchema5, MinuteRollupsHoldMinMeanMaxAndCounterGrowthLikeTheHours) 
     for (const auto& s : record.samples) ASSERT_FALSE(store.value()->append(s));
     ASSERT_FALSE(store.value()->finish(core::BurninStatus::completed, 7200));
   }
-  EXPECT_EQ(query(tmp.path(), "SELECT value FROM meta WHERE key = 'schema_version'"), std::vector<std::string>{"5"});
+  EXPECT_EQ(query(tmp.path(), "SELECT value FROM meta WHERE key = 'schema_version'"), std::vector<std::string>{"6"});
   EXPECT_EQ(query(tmp.path(), "SELECT interval_s FROM segments"), std::vector<std::string>{"1.0"});
 
   struct Expected {
@@ -280,7 +280,7 @@ TEST(TelemetrySchema5, AMonitorContinuingASchema4HistoryMigratesItInPlace) {
   const std::string path = tmp.path("history.db");
   core::BurninRecord before;
   ASSERT_NO_FATAL_FAILURE(continue_schema4(path, monitor_options(1), before));
-  EXPECT_EQ(query(path, "SELECT value FROM meta WHERE key = 'schema_version'"), std::vector<std::string>{"5"});
+  EXPECT_EQ(query(path, "SELECT value FROM meta WHERE key = 'schema_version'"), std::vector<std::string>{"6"});
   EXPECT_EQ(query(path, "SELECT interval_s FROM segments ORDER BY rowid"), (std::vector<std::string>{"", "1.0"}))
       << "the schema 4 segment's interval was not recorded";
 

@@ -139,13 +139,13 @@ TEST(TelemetryStore, RefusesFilesThatAreNotBurninDatabases) {
 
   platform::ManualClock clock;
   auto record = analysis::testing::healthy_burnin(1, 10, 1);
-  ASSERT_TRUE(TelemetryStore::create(tmp.path("v6.db"), run_info(), record.gpus, clock));
-  ASSERT_EQ(sqlite3_open(tmp.path("v6.db").c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '6' WHERE key = 'schema_version'", nullptr, nullptr, nullptr), SQLITE_OK);
+  ASSERT_TRUE(TelemetryStore::create(tmp.path("v7.db"), run_info(), record.gpus, clock));
+  ASSERT_EQ(sqlite3_open(tmp.path("v7.db").c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(db, "UPDATE meta SET value = '7' WHERE key = 'schema_version'", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
-  auto newer = load_burnin(tmp.path("v6.db"));
+  auto newer = load_burnin(tmp.path("v7.db"));
   ASSERT_FALSE(newer);
-  EXPECT_NE(newer.error().message.find("schema version 6, this gpuvet reads versions 2 to 5"), std::string::npos);
+  EXPECT_NE(newer.error().message.find("schema version 7, this gpuvet reads versions 2 to 6"), std::string::npos);
 
   // Version 1 (a row per sample, before the streaming judge) is refused naming what it is.
   ASSERT_TRUE(TelemetryStore::create(tmp.path("v1.db"), run_info(), record.gpus, clock));
@@ -156,7 +156,7 @@ TEST(TelemetryStore, RefusesFilesThatAreNotBurninDatabases) {
   ASSERT_FALSE(older);
   EXPECT_EQ(older.error().kind, core::ErrorKind::bad_input);
   EXPECT_NE(older.error().message.find("schema version 1 (one row per sample"), std::string::npos) << older.error().message;
-  EXPECT_NE(older.error().message.find("this gpuvet reads versions 2 to 5"), std::string::npos);
+  EXPECT_NE(older.error().message.find("this gpuvet reads versions 2 to 6"), std::string::npos);
 }
 
 TEST(TelemetryStore, SamplesMustComeInTimeOrder) {

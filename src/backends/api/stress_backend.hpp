@@ -68,6 +68,16 @@ class StressBackend {
   // Stops the load on `gpu` (idempotent); returns when the GPU is idle.
   virtual void stop(int gpu, double t_s) = 0;
   virtual StressStatus poll(int gpu, double t_s) = 0;
+  // Runs one GEMM of inputs generated from `seed` (the same on every GPU) beside the load and
+  // returns a digest of its result, so results can be compared across GPUs of one model (silent
+  // data corruption: a GPU consistently wrong passes its own reference check). Called once per
+  // traffic interval. Absent with the reason when the backend cannot (the default).
+  virtual core::Reading<std::uint64_t> cross_check(int gpu, std::uint64_t seed, double t_s) {
+    (void)gpu;
+    (void)seed;
+    (void)t_s;
+    return core::Reading<std::uint64_t>::absent(describe() + " has no cross-GPU GEMM check");
+  }
 };
 
 }  // namespace gpuvet::api

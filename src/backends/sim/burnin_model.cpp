@@ -47,6 +47,7 @@ BurninModel::BurninModel(std::shared_ptr<const SimState> shared_state, std::uint
     if (!s.present) continue;
     BurninModelGpu g;
     g.index = index++;
+    g.profile_index = static_cast<int>(i);
     g.sim = &s;
     const core::GpuModel& m = *s.model;
     g.power_limit_w = m.tdp_w.value_or(300);
@@ -154,10 +155,23 @@ void BurninModel::step(BurninModelGpu& g, double dt) {
     g.ecc_corrected += g.sim->burnin.ecc_sbe_per_hour * dt / 3600.0;
     if (g.sim->burnin.miscompare_at_s && t > *g.sim->burnin.miscompare_at_s) g.wrong_s += dt;
     if (t > g.sim->burnin.pcie_replays_at_s) g.pcie_replays += g.sim->burnin.pcie_replays_per_min * dt / 60.0;
-    for (const auto& crc : g.sim->burnin.nvlink_crc) {
-      if (t > crc.at_s) g.crc[static_cast<std::size_t>(crc.link)] += crc.per_min * dt / 60.0;
-    }
   }
+  // A marginal link counts errors only while traffic crosses it: a GEMM-only load leaves it idle.
+  for (const auto& crc : g.sim->burnin.nvlink_crc) {
+    if (t > crc.at_s) g.crc[static_cast<std::size_t>(crc.link)] += crc.per_min * nvlink_share_ * dt / 60.0;
+  }
+}
+
+double BurninModel::link_factor(int gpu) const {
+  const auto& g = gpus_.at(static_cast<std::size_t>(gpu));
+  const SimBurninFaults& f = g.sim->burnin;
+  if (f.busbw_per_c <= 0) return 1.0;
+  return std::clamp(1.0 - f.busbw_per_c / 100.0 * std::max(0.0, g.temp_c - f.busbw_above_c), 0.2, 1.0);
+}
+
+bool BurninModel::corrupts(int gpu) const {
+  const auto& g = gpus_.at(static_cast<std::size_t>(gpu));
+  return !g.lost && g.sim->burnin.sdc_at_s && now_s_ >= *g.sim->burnin.sdc_at_s;
 }
 
 // Framebuffer: a training job holds 90 % of it, an idle GPU none. PCIe: an idle GPU drops its link

@@ -27,6 +27,7 @@ inline constexpr double kSimMaxOperatingTempC = 87;
 struct BurninModelGpu {
   // Fixed at construction.
   int index = 0;                   // run index (position among present GPUs)
+  int profile_index = 0;           // index into SimState::gpus
   const SimGpu* sim = nullptr;
   double power_limit_w = 300;
   double max_sm_clock_mhz = 1500;
@@ -58,6 +59,9 @@ class BurninModel {
   BurninModel(std::shared_ptr<const SimState> state, std::uint64_t seed, const std::string& dtype);
 
   [[nodiscard]] int gpu_count() const { return static_cast<int>(gpus_.size()); }
+  // The simulated machine (the traffic backend's topology) and a run index's place in it.
+  [[nodiscard]] const SimState& state() const { return *state_; }
+  [[nodiscard]] int profile_index(int gpu) const { return gpus_.at(static_cast<std::size_t>(gpu)).profile_index; }
   [[nodiscard]] core::BurninGpu gpu_info(int gpu) const;
   // Moves the model to run time t_s in steps of at most 1 s (never backwards).
   void advance_to(double t_s);
@@ -68,6 +72,14 @@ class BurninModel {
   [[nodiscard]] bool lost(int gpu) const { return gpus_.at(static_cast<std::size_t>(gpu)).lost; }
   // The peak for the dtype is unknown in the catalogue: the load cannot be modelled.
   [[nodiscard]] bool dtype_known(int gpu) const { return gpus_.at(static_cast<std::size_t>(gpu)).peak_tflops > 0; }
+
+  // Share of the time the NVLinks carry traffic: 0 (idle: a GEMM-only burn-in), the burn-in's
+  // --traffic share, or 1 (a production job's collectives). A CRC fault counts errors only then.
+  void set_traffic(double nvlink_share) { nvlink_share_ = nvlink_share; }
+  // The GPU's link speed now as a share of its cold speed (busbw-heat at its temperature); 1 healthy.
+  [[nodiscard]] double link_factor(int gpu) const;
+  // The GPU's results are silently wrong now (sdc).
+  [[nodiscard]] bool corrupts(int gpu) const;
 
   // Telemetry as NVML would report it now (everything absent once the GPU is lost).
   [[nodiscard]] core::TelemetrySample sample(int gpu) const;
@@ -88,6 +100,7 @@ class BurninModel {
   std::vector<BurninModelGpu> gpus_;
   std::vector<core::TelemetryEvent> pending_;
   double now_s_ = 0;
+  double nvlink_share_ = 0;
   std::string dtype_;
 };
 

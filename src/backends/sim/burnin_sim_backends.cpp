@@ -2,6 +2,7 @@
 #include "backends/sim/burnin_sim_backends.hpp"
 
 #include <fmt/format.h>
+#include <functional>
 
 #include "backends/sim/sim_state.hpp"
 
@@ -85,6 +86,18 @@ api::StressStatus SimStressBackend::poll(int gpu, double t_s) {
   return status;
 }
 
+// The same product on every GPU of a model gives the same bits; an sdc GPU's differ, the same
+// wrong bits every time (so its own reference check passes).
+core::Reading<std::uint64_t> SimStressBackend::cross_check(int gpu, std::uint64_t seed, double t_s) {
+  model_->advance_to(t_s);
+  if (model_->lost(gpu)) return core::Reading<std::uint64_t>::absent("GPU is lost (simulated)");
+  std::uint64_t x = seed * 0x9e3779b97f4a7c15ULL + std::hash<std::string>{}(model_->gpu_info(gpu).name.value_or(""));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return model_->corrupts(gpu) ? x ^ 0x5dc0ffeeULL : x;
+}
+
 core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vector<FaultSpec>& faults,
                                         std::uint64_t seed, const std::string& dtype) {
   auto state = build_simulation(profile, faults);
@@ -93,6 +106,7 @@ core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vec
   out.model = std::make_shared<BurninModel>(std::make_shared<const SimState>(std::move(state).value()), seed, dtype);
   out.telemetry = std::make_unique<SimTelemetrySource>(out.model, std::string(profile));
   out.stress = std::make_unique<SimStressBackend>(out.model);
+  out.traffic = std::make_unique<SimTrafficBackend>(out.model, seed);
   return out;
 }
 
@@ -101,6 +115,7 @@ core::Result<SimBurnin> make_sim_production(std::string_view profile, const std:
   auto simulated = make_sim_burnin(profile, faults, seed, "bf16");
   if (!simulated) return simulated.error();
   for (int g = 0; g < simulated.value().model->gpu_count(); ++g) simulated.value().model->set_load(g, true);
+  simulated.value().model->set_traffic(1.0);
   return simulated;
 }
 

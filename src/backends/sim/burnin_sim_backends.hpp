@@ -11,6 +11,7 @@
 #include "backends/api/stress_backend.hpp"
 #include "backends/api/telemetry_source.hpp"
 #include "backends/sim/burnin_model.hpp"
+#include "backends/sim/traffic_sim_backend.hpp"
 #include "backends/sim/simulator.hpp"
 
 namespace gpuvet::sim {
@@ -39,6 +40,7 @@ class SimStressBackend final : public api::StressBackend {
   std::optional<core::Error> start(int gpu, const api::StressConfig& config, double t_s) override;
   void stop(int gpu, double t_s) override;
   api::StressStatus poll(int gpu, double t_s) override;
+  core::Reading<std::uint64_t> cross_check(int gpu, std::uint64_t seed, double t_s) override;
 
  private:
   std::shared_ptr<BurninModel> model_;
@@ -48,6 +50,7 @@ struct SimBurnin {
   std::shared_ptr<BurninModel> model;
   std::unique_ptr<SimTelemetrySource> telemetry;
   std::unique_ptr<SimStressBackend> stress;
+  std::unique_ptr<SimTrafficBackend> traffic;  // link traffic beside the load (burnin --traffic)
 };
 
 // The built-in profile with the faults applied, modelled for a burn-in in `dtype`.
@@ -55,7 +58,7 @@ core::Result<SimBurnin> make_sim_burnin(std::string_view profile, const std::vec
                                         std::uint64_t seed, const std::string& dtype);
 
 // The same machine in production, for `gpuvet monitor --sim`: every GPU runs the tenant's
-// training job (bf16 GEMM load) from run time 0; nothing starts or stops it.
+// training job (bf16 GEMM load, its collectives on the NVLinks) from run time 0; nothing starts or stops it.
 core::Result<SimBurnin> make_sim_production(std::string_view profile, const std::vector<FaultSpec>& faults,
                                             std::uint64_t seed);
 

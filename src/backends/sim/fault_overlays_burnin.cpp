@@ -77,8 +77,10 @@ std::vector<FaultDef> burnin_fault_defs() {
        "GPU N reports Xid C at run time T (an NVML XidCriticalError event). Xid 79 also makes it fall off the bus.",
        gpu_fault({"code", "at"}, xid)},
       {"nvlink-crc", "nvlink-crc:gpu=N,link=L,per_min=R[,at=T]",
-       "NVLink L of GPU N counts R flow-control CRC errors per minute under load (a marginal link or "
-       "connector), from run time T on (default: from the start); its replay counter grows with them.",
+       "NVLink L of GPU N counts R flow-control CRC errors per minute while the link carries traffic (a marginal "
+       "link or connector), from run time T on (default: from the start); its replay counter grows with them. "
+       "A GEMM-only burn-in leaves the link idle: it shows under burnin --traffic and a production job's "
+       "collectives (monitor).",
        nvlink_crc},
       {"ecc-sbe", "ecc-sbe:gpu=N,per_hour=R",
        "GPU N's memory reports R corrected (single-bit) ECC errors per hour under load.",

@@ -10,7 +10,7 @@ namespace gpuvet::sim {
 const std::vector<FaultDef>& fault_defs() {
   static const std::vector<FaultDef> defs = [] {
     std::vector<FaultDef> all;
-    for (auto family : {machine_fault_defs, link_fault_defs, collective_fault_defs, network_fault_defs, burnin_fault_defs,
+    for (auto family : {machine_fault_defs, link_fault_defs, collective_fault_defs, network_fault_defs, burnin_fault_defs, soak_fault_defs,
                         monitor_fault_defs, memory_fault_defs}) {
       for (auto& def : family()) all.push_back(std::move(def));
     }

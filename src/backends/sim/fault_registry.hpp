@@ -28,6 +28,8 @@ std::vector<FaultDef> collective_fault_defs();
 std::vector<FaultDef> network_fault_defs();
 // What hours under load show (fault_overlays_burnin.cpp).
 std::vector<FaultDef> burnin_fault_defs();
+// What a soak with link traffic shows: links that slow when hot, silent corruption (fault_overlays_soak.cpp).
+std::vector<FaultDef> soak_fault_defs();
 // What days of production load show, for the monitor (fault_overlays_monitor.cpp).
 std::vector<FaultDef> monitor_fault_defs();
 // Uncorrectable ECC, row remap failure, PCIe replays (fault_overlays_memory.cpp).

@@ -23,10 +23,10 @@ struct SimPort {
   int peer_port = -1;
 };
 
-// A link whose CRC errors grow under load from a given time (nvlink-crc).
+// A link whose CRC errors grow while it carries traffic, from a given time (nvlink-crc).
 struct SimCrcFault {
   int link = 0;
-  double per_min = 0;             // CRC errors per minute under load
+  double per_min = 0;             // CRC errors per minute while the link carries traffic
   double at_s = 0;                // from this run time on
 };
 
@@ -38,6 +38,10 @@ struct SimBurninFaults {
   double ecc_sbe_per_hour = 0;                         // ecc-sbe: corrected ECC errors per hour
   std::optional<double> lost_at_s;                     // gpu-lost: falls off the bus at this time
   std::optional<double> miscompare_at_s;               // gemm-miscompare: wrong GEMM results from this time
+  // Soak faults (fault_overlays_soak.cpp): they show with link traffic beside the load.
+  double busbw_per_c = 0;                              // busbw-heat: % of link speed lost per °C ...
+  double busbw_above_c = 45;                           // ... above this temperature
+  std::optional<double> sdc_at_s;                      // sdc: silently wrong results from this time
   // Monitor faults (fault_overlays_monitor.cpp): they develop over days of production load.
   double util_factor = 1.0;                            // util-lag: utilization as a share of its peers'
   double util_lag_at_s = 0;                            // ... from this run time on

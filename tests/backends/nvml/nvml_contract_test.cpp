@@ -207,6 +207,8 @@ TEST(NvmlContract, HoldsUnderEverySimulatorFault) {
                                            "thermal-throttle:gpu=1,at=1h", "xid:gpu=2,code=48,at=10m",
                                            "nvlink-crc:gpu=3,link=0,per_min=5", "ecc-sbe:gpu=4,per_hour=3",
                                            "gpu-lost:gpu=5,at=2h", "gemm-miscompare:gpu=6,at=1h",
+                                           // Soak faults show only with link traffic beside the load.
+                                           "busbw-heat:gpu=3,per_c=1", "sdc:gpu=4,at=1h",
                                            // Monitor faults develop over hours in the production model.
                                            "util-lag:gpu=3,factor=0.6", "temp-drift:gpu=2,per_day=2",
                                            // Memory and PCIe health faults strike at a run time, in the same model.

@@ -71,7 +71,8 @@ TEST(ListFaults, DocumentsEachFault) {
   EXPECT_EQ(names, (std::vector<std::string>{"nvlink-down", "pcie-degraded", "mixed-batch", "gpu-missing", "numa-misplaced",
                                              "p2p-disabled", "vram-short", "vram-bad", "straggler", "slow-link", "collective-hang", "collective-corrupt",
                                              "nic-down", "nic-downtrained", "thermal-throttle", "xid", "nvlink-crc", "ecc-sbe", "gpu-lost",
-                                             "gemm-miscompare", "util-lag", "temp-drift", "ecc-dbe", "row-remap-failure", "pcie-replay"}));
+                                             "gemm-miscompare", "busbw-heat", "sdc", "util-lag", "temp-drift", "ecc-dbe", "row-remap-failure",
+                                             "pcie-replay"}));
 }
 
 TEST(NvlinkDown, OnNvswitchEveryPairOfThatGpuLosesOneLink) {
