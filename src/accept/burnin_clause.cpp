@@ -8,12 +8,12 @@
 #include <string_view>
 
 #include "accept/clauses.hpp"
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::accept {
 namespace {
 
-namespace code = analysis::code;
+namespace code = core::code;
 
 // Findings whose threshold the spec sets with a tolerance; the rest of the judge's failures fail
 // the clause as they are.

@@ -14,7 +14,7 @@
 #include "accept/clauses.hpp"
 #include "accept/collective_pipeline.hpp"
 #include "analysis/collective_attribution.hpp"
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 #include "probes/collective_probe.hpp"
 #include "probes/gpu_ordinals.hpp"
 
@@ -78,8 +78,8 @@ core::Reading<double> first_busbw(const SetResult& r) {
 // A finding of a measured set that fails any clause built on that set: wrong results, a hang, and
 // (for `auto` clauses) busbw below the envelope's fail line.
 bool fails_clause(const core::Finding& f, bool judged_by_envelope) {
-  return f.code == analysis::code::collective_wrong_results || f.code == analysis::code::collective_hung ||
-         (judged_by_envelope && f.code == analysis::code::busbw_below_expected && f.severity == core::Severity::fail);
+  return f.code == core::code::collective_wrong_results || f.code == core::code::collective_hung ||
+         (judged_by_envelope && f.code == core::code::busbw_below_expected && f.severity == core::Severity::fail);
 }
 
 // The first few reasons and how many more: a slow GPU fails dozens of sets, and the report lists
@@ -249,7 +249,7 @@ class CollectivesStage final : public Stage {
     for (const auto& s : sets) {
       for (const auto& f : s.findings) {
         if (!fails_clause(f, !floor)) continue;
-        hung = hung || f.code == analysis::code::collective_hung;
+        hung = hung || f.code == core::code::collective_hung;
         if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
         failures.push_back(f.message);
       }
@@ -287,7 +287,7 @@ class CollectivesStage final : public Stage {
       // The GPU or link to blame first: it explains the slow sets listed after it.
       std::vector<std::string> blamed;
       for (const auto& f : attribution) {
-        if (f.severity == core::Severity::info || f.code == analysis::code::scaling_below_expected) continue;
+        if (f.severity == core::Severity::info || f.code == core::code::scaling_below_expected) continue;
         c.findings.push_back(f.code);
         blamed.push_back(f.message);
       }

@@ -12,8 +12,8 @@
 
 #include "accept/clauses.hpp"
 #include "accept/promised_envelope.hpp"
-#include "analysis/finding_codes.hpp"
 #include "core/copy_testcases.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::accept {
 namespace {
@@ -66,7 +66,7 @@ void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& 
     if (std::find(c.findings.begin(), c.findings.end(), f.code) == c.findings.end()) c.findings.push_back(f.code);
     // With a floor the spec decides the numbers; "auto" fails on anything below the envelope.
     // Missing P2P and a failed copy fail either way: a cell that could not be measured is no pass.
-    const bool always = f.code == analysis::code::p2p_unavailable || f.code == analysis::code::benchmark_failed;
+    const bool always = f.code == core::code::p2p_unavailable || f.code == core::code::benchmark_failed;
     if ((!floor || always) && f.severity != core::Severity::info) failures.push_back(f.message);
   }
   if (!floor) {
@@ -96,7 +96,7 @@ void decide(ClauseResult& c, const Spread& spread, const std::optional<double>& 
 void decide_bandwidth_clause(ClauseResult& c, const CopySuiteOutcome& host, const CopySuiteOutcome& peer,
                              const spec::Spec& spec, const core::Catalog& catalog) {
   namespace tc = core::testcase;
-  namespace code = analysis::code;
+  namespace code = core::code;
   if (c.id == clause_id::bandwidth_h2d) {
     decide(c, lowest(host.run, {tc::host_to_device_memcpy_ce, tc::device_to_host_memcpy_ce}), spec.h2d_gbps->value,
            promised_host_copy(spec, catalog), host.judged,

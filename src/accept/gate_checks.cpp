@@ -4,7 +4,7 @@
 #include "accept/gate_checks.hpp"
 
 #include "accept/clauses.hpp"
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 
 #include <algorithm>
 #include <map>
@@ -17,7 +17,7 @@ namespace gpuvet::accept {
 
 namespace {
 
-namespace code = analysis::code;
+namespace code = core::code;
 
 void set_fail(ClauseResult& c, std::string reason) {
   if (c.status == ClauseStatus::fail) {

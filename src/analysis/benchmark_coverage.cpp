@@ -1,5 +1,5 @@
-// What pasted benchmark logs left unjudged: a run with no result is not a pass, and logs alone
-// pass a machine only when at least one of their results was compared with an envelope.
+// What pasted benchmark logs left unjudged: a run with no result, or cut short, is not a pass, and
+// logs alone pass a machine only when at least one of their results was compared with an envelope.
 #include <fmt/format.h>
 
 #include "analysis/judge.hpp"
@@ -45,6 +45,9 @@ void judge_benchmark_coverage(const std::vector<core::CollectiveRun>& collective
       assessment.unverified.push_back(fmt::format("{}: no measured value (only device lists, SUM totals, waived or "
                                                   "unfinished testcases)",
                                                   run.source));
+    } else if (run.cut) {
+      // A run cut short cannot pass the machine on the testcases before the cut.
+      assessment.unverified.push_back(fmt::format("{}: {}", run.source, *run.cut));
     }
   }
   if (machine_described || failed) return;

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "analysis/burnin_state.hpp"
+#include "analysis/finding_codes.hpp"
 
 namespace gpuvet::analysis::burnin {
 
@@ -19,7 +20,7 @@ void observe_miscompares(GpuState& g, const core::TelemetrySample& s) {
 
 void safety_stop_rule(const Context& ctx, std::vector<core::Finding>& out) {
   for (const auto& e : ctx.events.safety_stops) {
-    out.push_back(finding("thermal_outlier", core::Severity::fail, {e.gpu},
+    out.push_back(finding(code::thermal_outlier, core::Severity::fail, {e.gpu},
                           fmt::format("GPU {}: {} at {}", e.gpu, e.message, at(ctx, e.t_s)), {{"stopped_at", at(ctx, e.t_s)}}));
   }
 }
@@ -41,7 +42,7 @@ void miscompare_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const std::uint64_t total = s.miscompares;
     const double first = s.first_miscompare_s;
     if (total == 0) continue;
-    out.push_back(finding("compute_miscompare", core::Severity::fail, {gpu},
+    out.push_back(finding(code::compute_miscompare, core::Severity::fail, {gpu},
                           fmt::format("GPU {} computed {} GEMM result(s) that differ from the reference, first seen at {}",
                                       gpu, total, at(ctx, first)),
                           {{"miscompares", std::to_string(total)}, {"first_seen", at(ctx, first)}}));

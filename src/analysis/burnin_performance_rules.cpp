@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "analysis/burnin_state.hpp"
+#include "analysis/finding_codes.hpp"
 
 namespace gpuvet::analysis::burnin {
 
@@ -45,7 +46,7 @@ void straggler_rule(const Context& ctx, std::vector<core::Finding>& out) {
     if (value >= threshold) continue;
     const auto [first, last] = ctx.series.at(gpu).tflops.times_below(threshold);
     out.push_back(finding(
-        "straggler_gpu", core::Severity::fail, {gpu},
+        code::straggler_gpu, core::Severity::fail, {gpu},
         fmt::format("GPU {} sustains {} TFLOP/s under the burn-in GEMM, {} % of its peers' median {} TFLOP/s",
                     gpu, format_number(value, 1), format_number(100 * value / *peers, 0), format_number(*peers, 1)),
         {{"median_tflops", format_number(value, 1)},
@@ -66,7 +67,7 @@ void clock_desync_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const int gpu = order[i].second;
     const auto& e = ctx.series.at(gpu).desync;
     out.push_back(finding(
-        "clock_desync", core::Severity::warn, {gpu},
+        code::clock_desync, core::Severity::warn, {gpu},
         fmt::format("GPU {} {}dropped its SM clock below its peers at {}, down to {} MHz (peers {} MHz), for {} "
                     "in all",
                     gpu, i == 0 ? "was the first to throttle: it " : "", at(ctx, e.first), format_number(e.min_clock, 0),
@@ -90,7 +91,7 @@ void thermal_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const double max_temp = std::max(value, g.max_temp_c.value_or(value));
     const double first = g.loaded_temp_c.first_at_or_above(*peers + ctx.thresholds.thermal_outlier_c);
     out.push_back(finding(
-        "thermal_outlier", core::Severity::warn, {gpu},
+        code::thermal_outlier, core::Severity::warn, {gpu},
         fmt::format("GPU {} runs at {} °C under load, {} °C hotter than its peers ({} °C) at the same load", gpu,
                     format_number(value, 0), format_number(value - *peers, 0), format_number(*peers, 0)),
         {{"median_temp_c", format_number(value, 0)},
@@ -112,7 +113,7 @@ void power_rule(const Context& ctx, std::vector<core::Finding>& out) {
     const double value = *g.power_unthrottled_w.median();
     if (value >= limit * ctx.thresholds.power_reached_share) continue;
     out.push_back(finding(
-        "power_not_reached", core::Severity::warn, {gpu_info.index},
+        code::power_not_reached, core::Severity::warn, {gpu_info.index},
         fmt::format("GPU {} draws {} W under full GEMM load, {} % of its {} W power limit", gpu_info.index,
                     format_number(value, 0), format_number(100 * value / limit, 0), format_number(limit, 0)),
         {{"median_power_w", format_number(value, 0)},

@@ -19,7 +19,8 @@ const std::vector<FindingInfo>& finding_catalog() {
        "Ask the provider for the machine that was advertised; attach nvidia-smi topo -m."},
       {"gpu_missing", Severity::fail, "GPUs missing",
        "Fewer GPUs are usable than are attached, or than were expected (--expect-gpus). A warning "
-       "when the input itself was trimmed and cannot show every GPU.",
+       "when the input itself was trimmed or cut and cannot show every GPU (a -q cut short, a topo -m "
+       "header without all its rows, a table without its end): the verdict is then incomplete, not pass.",
        "Check nvidia-smi -L and dmesg for 'fallen off the bus' / Xid 79; ask for a replacement."},
       {"numa_imbalance", Severity::warn, "GPUs or NICs unevenly spread over NUMA nodes",
        "GPUs are spread unevenly over the NUMA nodes (e.g. 5+3, or all on one socket of two), a NIC "

@@ -17,26 +17,64 @@ namespace {
 using core::Gpu;
 using core::Severity;
 
+// What an input shows of the machine's GPUs: the GPUs it shows (`shown`), and the ones it says or
+// shows exist without showing them (`absent`): a count above the GPUs listed, gaps in the indices,
+// GPUs named without their part (Gpu::unseen: a topo -m header column without its row). One
+// reading for the gpu_missing finding and for the unverified line (gpus_not_seen).
+struct GpuCoverage {
+  enum class Kind { whole, trimmed, short_of_attached, index_gaps };
+  Kind kind = Kind::whole;
+  bool trimmed = false;  // a note says the input was trimmed or cut, or a GPU is named but unseen
+  int shown = 0;
+  int highest = -1;  // the highest index the input names
+  std::vector<int> absent;
+};
+
+GpuCoverage coverage_of(const core::Machine& m) {
+  GpuCoverage c;
+  c.trimmed = input_trimmed(m);
+  for (const auto& g : m.gpus) {
+    c.highest = std::max(c.highest, g.index);
+    if (g.unseen) c.trimmed = true;
+    else ++c.shown;
+  }
+  const bool trimmed = c.trimmed;
+  // Gaps below the highest listed index are known GPUs; past it, a driver that renumbers (NVML
+  // does) gives the missing card's index to a present one, so only a trimmed input names them.
+  const int upto = m.attached_gpus && trimmed ? std::max(*m.attached_gpus, c.highest + 1) : c.highest + 1;
+  for (int i = 0; i < upto; ++i) {
+    const int at = core::position_of_gpu(m, i);
+    if (at < 0 ? i < c.highest || trimmed : m.gpus[static_cast<size_t>(at)].unseen) c.absent.push_back(i);
+  }
+  if (trimmed && !m.gpus.empty() && (!m.attached_gpus || *m.attached_gpus > c.shown)) {
+    c.kind = GpuCoverage::Kind::trimmed;
+  } else if (m.attached_gpus && *m.attached_gpus > c.shown) {
+    c.kind = GpuCoverage::Kind::short_of_attached;
+  } else if (!m.attached_gpus && !c.absent.empty()) {
+    c.kind = GpuCoverage::Kind::index_gaps;
+  }
+  return c;
+}
+
 // The GPUs an input that says it was trimmed or cut does not show: one warning for every such
 // input (a trimmed -q -x with its attached count, an author's "..." elision, a paste cut short).
-core::Finding trimmed_input(const core::Machine& m, const std::vector<int>& absent, int highest) {
-  const int listed = static_cast<int>(m.gpus.size());
+core::Finding trimmed_input(const core::Machine& m, const GpuCoverage& c) {
   std::string shown;
   if (m.attached_gpus) {
-    shown = fmt::format("The input shows {} of {} attached GPUs", listed, *m.attached_gpus);
-  } else if (!absent.empty()) {
-    shown = fmt::format("The input lists {} GPUs but their indices run to {} ({} not shown: at least {} GPUs)", listed,
-                        highest, describe_gpus(absent), highest + 1);
+    shown = fmt::format("The input shows {} of {} attached GPUs", c.shown, *m.attached_gpus);
+  } else if (!c.absent.empty()) {
+    shown = fmt::format("The input lists {} GPUs but their indices run to {} ({} not shown: at least {} GPUs)", c.shown,
+                        c.highest, describe_gpus(c.absent), c.highest + 1);
   } else {
-    shown = fmt::format("The input lists {} GPU{}; more may be attached", listed, listed == 1 ? "" : "s");
+    shown = fmt::format("The input lists {} GPU{}; more may be attached", c.shown, c.shown == 1 ? "" : "s");
   }
-  auto f = make_finding(code::gpu_missing, Severity::warn, absent,
+  auto f = make_finding(code::gpu_missing, Severity::warn, c.absent,
                         fmt::format("{}; it was trimmed ({}), so the missing ones cannot be judged", shown,
                                     fmt::join(trimming_notes(m), "; ")));
   f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
   if (m.attached_gpus) f.evidence.emplace_back("attached_gpus", std::to_string(*m.attached_gpus));
-  f.evidence.emplace_back("reported_gpus", std::to_string(listed));
-  if (!m.attached_gpus && !absent.empty()) f.evidence.emplace_back("highest_index", std::to_string(highest));
+  f.evidence.emplace_back("reported_gpus", std::to_string(c.shown));
+  if (!m.attached_gpus && !c.absent.empty()) f.evidence.emplace_back("highest_index", std::to_string(c.highest));
   f.evidence.emplace_back("notes", fmt::format("{}", fmt::join(m.notes, "; ")));
   return f;
 }
@@ -44,35 +82,25 @@ core::Finding trimmed_input(const core::Machine& m, const std::vector<int>& abse
 std::vector<core::Finding> check_missing(const RuleContext& ctx) {
   std::vector<core::Finding> out;
   const core::Machine& m = ctx.machine;
-  const int listed = static_cast<int>(m.gpus.size());
-  const bool trimmed = input_trimmed(m);
-  int highest = -1;
-  for (const auto& g : m.gpus) highest = std::max(highest, g.index);
-  // Gaps below the highest listed index are known GPUs; past it, a driver that renumbers (NVML
-  // does) gives the missing card's index to a present one, so only a trimmed input names them.
-  const int upto = m.attached_gpus && trimmed ? *m.attached_gpus : highest;
-  std::vector<int> absent;
-  for (int i = 0; i < upto; ++i) {
-    if (core::position_of_gpu(m, i) < 0) absent.push_back(i);
-  }
-  if (trimmed && !m.gpus.empty() && (!m.attached_gpus || *m.attached_gpus > listed)) {
-    out.push_back(trimmed_input(m, absent, highest));
-  } else if (m.attached_gpus && *m.attached_gpus > listed) {
-    auto f = make_finding(code::gpu_missing, Severity::fail, absent,
-                          fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, listed));
-    f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(listed)}};
+  const auto c = coverage_of(m);
+  if (c.kind == GpuCoverage::Kind::trimmed) {
+    out.push_back(trimmed_input(m, c));
+  } else if (c.kind == GpuCoverage::Kind::short_of_attached) {
+    auto f = make_finding(code::gpu_missing, Severity::fail, c.absent,
+                          fmt::format("{} GPUs are attached but only {} are reported", *m.attached_gpus, c.shown));
+    f.evidence = {{"attached_gpus", std::to_string(*m.attached_gpus)}, {"reported_gpus", std::to_string(c.shown)}};
     // The driver renumbers the GPUs it can see, so the missing one is named by the notes
     // (its PCI bus id, from sysfs or the simulator), never by an index a present GPU now holds.
     if (!m.notes.empty()) f.evidence.emplace_back("notes", fmt::format("{}", fmt::join(m.notes, "; ")));
     out.push_back(std::move(f));
-  } else if (!m.attached_gpus && !absent.empty()) {
+  } else if (c.kind == GpuCoverage::Kind::index_gaps) {
     // No attached count, but gaps in the indices show GPUs the input does not list (nvidia-smi
     // -i): the input is partial, which we can say but not judge.
-    auto f = make_finding(code::gpu_missing, Severity::warn, absent,
-                          fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown", listed,
-                                      highest, describe_gpus(absent)));
+    auto f = make_finding(code::gpu_missing, Severity::warn, c.absent,
+                          fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown", c.shown,
+                                      c.highest, describe_gpus(c.absent)));
     f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
-    f.evidence = {{"reported_gpus", std::to_string(listed)}, {"highest_index", std::to_string(highest)}};
+    f.evidence = {{"reported_gpus", std::to_string(c.shown)}, {"highest_index", std::to_string(c.highest)}};
     out.push_back(std::move(f));
   }
   if (ctx.expect.gpu_count) {
@@ -80,7 +108,7 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
     // cannot be judged.
     std::optional<int> have;
     if (m.attached_gpus) have = *m.attached_gpus;
-    else if (!trimmed) have = listed;
+    else if (!c.trimmed) have = c.shown;
     if (have && *have != *ctx.expect.gpu_count) {
       auto f = make_finding(code::gpu_missing, Severity::fail, {},
                             fmt::format("Expected {} GPUs, found {}", *ctx.expect.gpu_count, *have));
@@ -207,6 +235,18 @@ std::vector<core::Finding> check_mixed(const RuleContext& ctx) {
 }
 
 }  // namespace
+
+std::optional<std::string> gpus_not_seen(const RuleContext& ctx) {
+  const core::Machine& m = ctx.machine;
+  const auto c = coverage_of(m);
+  if (c.kind != GpuCoverage::Kind::trimmed && c.kind != GpuCoverage::Kind::index_gaps) return std::nullopt;
+  const std::string which = c.absent.empty() ? fmt::format("any GPU after GPU {}", c.highest) : describe_gpus(c.absent);
+  const std::string shown = m.attached_gpus ? fmt::format("{} of {} attached GPUs", c.shown, *m.attached_gpus)
+                                            : fmt::format("{} GPU{}", c.shown, c.shown == 1 ? "" : "s");
+  return fmt::format("{} not seen: the input shows {} (gpu_missing), so a verdict on it rests on part of the machine; "
+                     "give the complete output for every GPU",
+                     which, shown);
+}
 
 std::vector<core::Finding> check_inventory(const RuleContext& ctx) {
   auto out = check_missing(ctx);

@@ -19,6 +19,10 @@ core::Assessment judge_machine(const core::Machine& machine, const core::Catalog
                         std::make_move_iterator(findings.end()));
   }
   out.unverified = unverified_expectations(ctx);
+  // A verdict on part of the machine is no pass: GPUs the input names without showing them, and
+  // parts of the input that are missing (a collect file cut before its end).
+  if (auto unseen = gpus_not_seen(ctx)) out.unverified.push_back(std::move(*unseen));
+  out.unverified.insert(out.unverified.end(), machine.not_read.begin(), machine.not_read.end());
   return out;
 }
 

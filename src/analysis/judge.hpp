@@ -35,6 +35,8 @@ core::InterconnectSummary classify_interconnect(const core::Machine& machine, co
 
 // Runs every rule family over the machine. Findings come in a fixed order (interconnect,
 // inventory, memory, card class, NUMA, links, health); a rule that cannot decide is silent.
+// assessment.unverified: the expectations the picture cannot decide, the GPUs the input names or
+// counts without showing them (gpus_not_seen), and machine.not_read.
 core::Assessment judge_machine(const core::Machine& machine, const core::Catalog& catalog,
                                const Expectations& expect);
 
@@ -62,8 +64,10 @@ void judge_multi_node_collectives(const std::vector<core::CollectiveRun>& runs, 
                                   const Expectations& expect, const core::Catalog& catalog, core::Assessment& assessment);
 
 // What benchmark logs left unjudged makes the verdict incomplete (assessment.unverified): a run
-// with no result (no rows, no matrix) and no failure; and, when no machine description was given
-// (`machine_described` false), logs none of whose results could be compared with an envelope.
+// with no result (no rows, no matrix) and no failure; a copy-bandwidth run cut short
+// (BandwidthRun::cut: the testcases after the cut are not in it); and, when no machine
+// description was given (`machine_described` false), logs none of whose results could be
+// compared with an envelope.
 // A failed run is benchmark_failed (judge_collectives / judge_bandwidth), not incomplete.
 void judge_benchmark_coverage(const std::vector<core::CollectiveRun>& collectives,
                               const std::vector<core::BandwidthRun>& bandwidth, bool machine_described,

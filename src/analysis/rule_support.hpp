@@ -53,8 +53,8 @@ std::optional<std::set<int>> parse_cpulist(std::string_view text);
 // Case-insensitive substring search.
 bool contains_nocase(std::string_view haystack, std::string_view needle);
 // The source notes that say the input may leave GPUs out: elided, trimmed, omitted, truncated, or
-// cut ("the table is cut short", "the input looks cut", "ends inside the header of GPU 2"). A topo -m
-// cut short is not one: its header still names every GPU.
+// cut ("the table is cut short", "the input looks cut", "ends inside the header of GPU 2", "topo -m is
+// truncated": its header names every GPU, the GPUs without their row are Gpu::unseen).
 std::vector<std::string> trimming_notes(const core::Machine& m);
 // True when trimming_notes is not empty.
 bool input_trimmed(const core::Machine& m);

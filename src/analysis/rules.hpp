@@ -2,6 +2,8 @@
 // and silent where it cannot decide. judge.cpp runs them in this order.
 #pragma once
 
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "analysis/rule_support.hpp"
@@ -30,6 +32,10 @@ std::vector<core::Finding> check_links(const RuleContext& ctx);
 std::vector<core::Finding> check_nics(const RuleContext& ctx);
 // Stated expectations the picture cannot decide (they make the verdict incomplete).
 std::vector<std::string> unverified_expectations(const RuleContext& ctx);
+// inventory_rules.cpp: the GPUs the input says or shows exist without showing them (the
+// gpu_missing warning of a trimmed or cut input, or of gaps in the indices), as the line that
+// makes the verdict incomplete; nullopt when the input shows every GPU it names.
+std::optional<std::string> gpus_not_seen(const RuleContext& ctx);
 // row_remap_pending, row_remap_failure, retired_pages, remapped_rows, throttle_active
 std::vector<core::Finding> check_health(const RuleContext& ctx);
 // event_rules.cpp: gpu_lost, xid_logged, inforom_corrupted (kernel logs, nvidia-smi warnings)

@@ -23,7 +23,7 @@ struct Collected {
 };
 const std::vector<Collected>& collected_commands() {
   static const std::vector<Collected> kCommands = {
-      {"nvidia-smi -q -x", {"nvidia-smi", "-q", "-x"}},
+      {std::string(parsers::kQueryXmlLabel), {"nvidia-smi", "-q", "-x"}},
       {"nvidia-smi topo -m", {"nvidia-smi", "topo", "-m"}},
       {"nvidia-smi nvlink -s", {"nvidia-smi", "nvlink", "-s"}},
       {"nvidia-smi nvlink -e", {"nvidia-smi", "nvlink", "-e"}},
@@ -69,7 +69,7 @@ core::Result<core::ExitCode> run_collect(platform::ProcessRunner& runner, int ti
   for (const auto& c : collected_commands()) {
     const auto r = runner.run(c.argv, timeout);
     // Without nvidia-smi answering there is no driver to describe: say so, write nothing.
-    if (c.argv[0] == "nvidia-smi" && c.label == "nvidia-smi -q -x" && (!r.found || r.timed_out || r.exit_code != 0)) {
+    if (c.argv[0] == "nvidia-smi" && c.label == parsers::kQueryXmlLabel && (!r.found || r.timed_out || r.exit_code != 0)) {
       return core::environment_error(
           !r.found ? "nvidia-smi not found on PATH: no NVIDIA driver on this machine, nothing to collect"
                    : fmt::format("nvidia-smi -q -x failed ({}): the NVIDIA driver does not answer, nothing to collect",

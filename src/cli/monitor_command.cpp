@@ -10,13 +10,9 @@
 #include <atomic>
 #include <charconv>
 #include <cmath>
-#include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "backends/nvml/nvml_telemetry.hpp"
 #include "analysis/judge.hpp"
@@ -29,18 +25,12 @@
 #include "cli/trend_baseline.hpp"
 #include "core/duration.hpp"
 #include "monitor/http_server.hpp"
-#include "monitor/journal_log.hpp"
-#include "monitor/lag_causes.hpp"
 #include "monitor/metric_catalog.hpp"
-#include "monitor/monitor_daemon.hpp"
+#include "monitor/monitor_service.hpp"
 #include "monitor/prometheus_rules.hpp"
-#include "monitor/renumbered_source.hpp"
 #include "monitor/scaled_clock.hpp"
 #include "monitor/series_recorder.hpp"
-#include "platform/environment.hpp"
 #include "probes/live_machine.hpp"
-#include "telemetry/history_gpus.hpp"
-#include "telemetry/telemetry_store.hpp"
 
 namespace gpuvet::cli {
 
@@ -142,40 +132,18 @@ core::Result<telemetry::Retention> parse_retention(const std::string& text) {
 
 // The machine picture at start (NVML and sysfs, or the simulator's), judged once: what it shows
 // on each GPU becomes the likely cause named by a utilization_below_peers alert (lag_causes.hpp).
-void read_lag_causes(const MonitorOptions& o, const telemetry::HistoryGpuMatch& match, monitor::DaemonConfig& config) {
+void read_machine(const MonitorOptions& o, monitor::MonitorStart& start) {
   auto target = Target::open({o.sim_profile, o.faults, o.seed, "/"});
   if (!target) {
-    config.lag_causes_unavailable = target.error().message;
+    start.machine_unavailable = target.error().message;
     return;
   }
   const auto& machine = target.value().machine();
   if (!machine) {
-    config.lag_causes_unavailable = machine.error().message;
+    start.machine_unavailable = machine.error().message;
     return;
   }
-  std::map<int, int> index_of;  // the picture numbers GPUs as the source does
-  for (std::size_t i = 0; i < match.present.size(); ++i) index_of[match.source_index[i]] = match.present[i].index;
-  config.lag_causes = monitor::lag_causes(analysis::judge_machine(*machine, catalog::gpu_catalog(), {}), index_of);
-}
-
-// "20260101T000000Z": the suffix of a history moved aside.
-std::string utc_stamp(std::int64_t unix_ms) {
-  const std::time_t t = static_cast<std::time_t>(unix_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  return fmt::format("{:04}{:02}{:02}T{:02}{:02}{:02}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
-}
-
-// The journal line of a history moved aside: each new card and each card gone, by UUID.
-std::string replacement_note(const std::string& db, const telemetry::ReplacedCards& r, const std::string& moved_to) {
-  const auto list = [](const std::vector<core::BurninGpu>& gpus) {
-    std::vector<std::string> out;
-    for (const auto& g : gpus) out.push_back(fmt::format("GPU {} {}", g.index, g.uuid.known() ? *g.uuid : "no UUID"));
-    return out.empty() ? std::string("none") : fmt::format("{}", fmt::join(out, ", "));
-  };
-  return fmt::format("a card replaced or added: {} not in the history {}; of the history not enumerated now: {}; that "
-                     "history is moved aside to {} (kept whole: gpuvet trend/report --db read it) and a new history starts in {}",
-                     list(r.new_cards), db, list(r.gone), moved_to, db);
+  start.machine = analysis::judge_machine(*machine, catalog::gpu_catalog(), {});
 }
 
 core::Result<std::unique_ptr<api::TelemetrySource>> open_source(const MonitorOptions& o) {
@@ -197,8 +165,14 @@ core::Result<std::unique_ptr<api::TelemetrySource>> open_source(const MonitorOpt
 }
 
 core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& streams) {
-  monitor::DaemonConfig config;
-  const bool simulated = !o.sim_profile.empty();
+  monitor::MonitorStart start;
+  monitor::DaemonConfig& config = start.config;
+  start.simulated = !o.sim_profile.empty();
+  start.sim_profile = o.sim_profile;
+  start.faults = o.faults;
+  start.dcgm_names = o.dcgm_names;
+  start.listen = o.listen;
+  start.record_series = o.record_series;
   auto interval = parse_duration(o.interval, "--interval");
   if (!interval) return interval.error();
   if (*interval < 0.1) return core::usage_error("--interval: the shortest sampling interval is 100ms");
@@ -213,199 +187,45 @@ core::Result<core::ExitCode> run_monitor(const MonitorOptions& o, Streams& strea
     if (!retention) return retention.error();
     config.retention = *retention;
   }
-  double speed = 1;
   if (o.speed == "max") {
-    speed = 0;
+    start.speed = 0;
   } else {
-    const auto [end, ec] = std::from_chars(o.speed.data(), o.speed.data() + o.speed.size(), speed);
-    if (ec != std::errc() || end != o.speed.data() + o.speed.size() || !(speed >= monitor::kMinSpeed && speed <= monitor::kMaxSpeed)) {
+    const auto [end, ec] = std::from_chars(o.speed.data(), o.speed.data() + o.speed.size(), start.speed);
+    if (ec != std::errc() || end != o.speed.data() + o.speed.size() ||
+        !(start.speed >= monitor::kMinSpeed && start.speed <= monitor::kMaxSpeed)) {
       return core::usage_error(fmt::format("--speed '{}': expected a number from {:.0f} to {:.0f} (fractions allowed, e.g. 1.5), or max",
                                            o.speed, monitor::kMinSpeed, monitor::kMaxSpeed));
     }
   }
-  if (!simulated && o.speed != "1") return core::usage_error("--speed needs --sim PROFILE: a live machine runs in real time");
-  if (!simulated && !o.duration.empty()) return core::usage_error("--duration needs --sim PROFILE (tests and demos)");
-  std::unique_ptr<monitor::SeriesRecorder> recorder;
-  if (!o.record_series.empty()) {
-    if (!simulated || o.duration.empty() || config.duration_s > static_cast<double>(monitor::kMaxRecordedMinutes) * 60) {
-      return core::usage_error(fmt::format("--record-series needs --sim PROFILE and a --duration of at most {} h",
-                                           monitor::kMaxRecordedMinutes / 60));
-    }
-    recorder = std::make_unique<monitor::SeriesRecorder>("simulated");
-    config.on_publish = [&recorder](double t_s, const monitor::MonitorSnapshot& s) { recorder->on_snapshot(t_s, s); };
+  if (!start.simulated && o.speed != "1") return core::usage_error("--speed needs --sim PROFILE: a live machine runs in real time");
+  if (!start.simulated && !o.duration.empty()) return core::usage_error("--duration needs --sim PROFILE (tests and demos)");
+  if (!o.record_series.empty() &&
+      (!start.simulated || o.duration.empty() || config.duration_s > static_cast<double>(monitor::kMaxRecordedMinutes) * 60)) {
+    return core::usage_error(
+        fmt::format("--record-series needs --sim PROFILE and a --duration of at most {} h", monitor::kMaxRecordedMinutes / 60));
   }
   auto address = monitor::parse_listen_address(o.listen);
   if (!address) return address.error();
+  start.address = *address;
+  start.db = !o.db.empty() ? o.db : start.simulated ? ":memory:" : "gpuvet-monitor.db";
 
   auto source = open_source(o);
   if (!source) return source.error();
-  auto gpus = source.value()->gpus();
-  if (!gpus) return gpus.error();
-  // Read once, here: the same reader as gpuvet trend; matched with the history's GPUs below.
-  std::optional<accept::AcceptReport> bundle;
+  // Read once, here: the same reader as gpuvet trend; the service numbers it as the history.
   if (!o.baseline_key.empty() && o.baseline.empty()) return core::usage_error("--key checks the --baseline bundle's signature: give --baseline");
   if (!o.baseline.empty()) {
     std::string unchecked;
     auto read = read_baseline_bundle(o.baseline, o.baseline_key, &unchecked);
     if (!read) return read.error();
     if (!unchecked.empty()) streams.err << "<4>gpuvet: --baseline " << o.baseline << ": " << unchecked << "\n";
-    bundle = std::move(read).value();
+    auto bundle = std::make_shared<accept::AcceptReport>(std::move(read).value());
+    start.baseline = monitor::MonitorBaseline{
+        o.baseline, bundle_gpus(*bundle),
+        [bundle, dir = o.baseline](const std::vector<core::GpuTrend>& known) { return baseline_for_history(*bundle, dir, known); }};
   }
-
-  platform::SteadyClock wall;
-  const std::string db = !o.db.empty() ? o.db : simulated ? ":memory:" : "gpuvet-monitor.db";
-  bool exists = db != ":memory:" && std::filesystem::exists(db);
-  // A card replaced (RMA) or added since the history began: that history is moved aside, kept
-  // whole, and a new one starts (docs/monitor.md "Which GPU is which after a restart").
-  std::optional<telemetry::ReplacedCards> replaced;
-  if (exists) {
-    auto recorded = telemetry::read_monitor_history_gpus(db);
-    if (!recorded) return recorded.error();
-    replaced = telemetry::replaced_cards(*recorded, *gpus);
-    if (replaced) exists = false;
-  }
-  telemetry::StoreOptions store_options;
-  store_options.purpose = "monitor";
-  store_options.fsync_each_commit = false;  // NORMAL: a killed daemon loses nothing committed; power loss the last second
-  store_options.keyframe_every_s = std::min(3600.0, config.retention.raw_s / 4);
-  store_options.interval_s = config.interval_s;  // a history continued with another --interval is refused
-  std::unique_ptr<telemetry::TelemetryStore> store;
-  std::string replaced_note;  // logged once the journal is open
-  // Which card is which: the history's numbering, matched by UUID (the same as the source's
-  // unless a GPU fell off the bus and the driver renumbered the others).
-  telemetry::HistoryGpuMatch match = telemetry::same_numbering(*gpus);
-  std::vector<core::BurninGpu> history_gpus = *gpus;
-  if (exists && bundle) {
-    // The bundle is judged against the history's GPUs before anything is written to it.
-    auto inspected = telemetry::inspect_monitor_history(db, *gpus);
-    if (!inspected) return inspected.error();
-    match = std::move(inspected).value();
-  } else if (bundle) {
-    // A new history numbered as the acceptance was: a GPU of the bundle the driver does not
-    // enumerate now is missing from the start (gpu_lost), not silently a 7-GPU machine.
-    auto by_bundle = telemetry::match_history_gpus(o.baseline, bundle_gpus(*bundle), *gpus);
-    if (by_bundle) {
-      match = std::move(by_bundle).value();
-      history_gpus = match.present;
-      history_gpus.insert(history_gpus.end(), match.missing.begin(), match.missing.end());
-      std::sort(history_gpus.begin(), history_gpus.end(), [](const auto& x, const auto& y) { return x.index < y.index; });
-      config.missing_known_from = "the acceptance bundle " + o.baseline;
-    }
-  }
-  if (bundle) {
-    // Each GPU's baseline goes to the card of its UUID, under the history's index (lost ones too).
-    std::vector<core::GpuTrend> known;
-    for (const auto& list : {match.present, match.missing}) {
-      for (const auto& g : list) {
-        core::GpuTrend gpu;
-        gpu.gpu = g.index;
-        if (g.uuid.known()) gpu.uuid = *g.uuid;
-        known.push_back(std::move(gpu));
-      }
-    }
-    auto baseline = baseline_for_history(*bundle, o.baseline, known);
-    if (!baseline) return baseline.error();
-    config.baseline = std::move(baseline).value();
-  }
-  if (exists) {
-    auto reopened = telemetry::TelemetryStore::reopen(db, *gpus, source.value()->describe(), wall, store_options, &match);
-    if (!reopened) return reopened.error();
-    store = std::move(reopened).value();
-  } else {
-    if (replaced) {
-      auto moved = telemetry::move_history_aside(db, utc_stamp(wall.unix_ms()));
-      if (!moved) return moved.error();
-      replaced_note = replacement_note(db, *replaced, *moved);
-    }
-    core::BurninRunInfo run;
-    run.source = simulated ? "monitor, simulated: " + o.sim_profile : "monitor (NVML)";
-    run.simulated = simulated;
-    run.hostname = simulated ? "simulated" : platform::hostname();
-    run.dtype = "none";
-    run.faults = o.faults;
-    run.interval_s = config.interval_s;
-    run.started_unix_ms = wall.unix_ms();
-    run.stress_backend = "none (the monitor only watches)";
-    run.telemetry_source = source.value()->describe();
-    auto created = telemetry::TelemetryStore::create(db, run, history_gpus, wall, store_options);
-    if (!created) return created.error();
-    store = std::move(created).value();
-  }
-  config.missing = match.missing;
-  read_lag_causes(o, match, config);
-  // Run time continues from the file: a simulated restart resumes one interval after its last tick.
-  const std::int64_t epoch_ms = simulated && store->last_t_s() >= 0
-                                    ? store->started_unix_ms() + std::llround((store->last_t_s() + config.interval_s) * 1000)
-                                    : wall.unix_ms();
-  std::unique_ptr<platform::Clock> clock;
-  if (!simulated) {
-    clock = std::make_unique<platform::SteadyClock>();
-  } else if (speed == 0) {
-    clock = std::make_unique<platform::ManualClock>(epoch_ms);
-  } else {
-    clock = std::make_unique<monitor::ScaledClock>(speed, epoch_ms);
-  }
-  config.time_scale = speed == 0 ? 1 : speed;
-  config.hostname = simulated ? "simulated" : platform::hostname();
-  if (!monitor::is_loopback(*address)) streams.err << "<4>gpuvet: serving on " << o.listen << ", not loopback: anyone who reaches it reads the metrics\n";
-
-  monitor::JournalLog log(streams.err);
-  monitor::SnapshotBoard board;
-  monitor::HttpOptions http_options;
-  http_options.dcgm_names = o.dcgm_names;
-  http_options.log_warning = [&log](std::string_view line) { log.warning(line); };
-  monitor::MonitorHttpServer server(*address, board, http_options);
-  auto port = server.start();
-  if (!port) return port.error().with_context("starting the endpoint");
-  if (!replaced_note.empty()) log.warning(replaced_note);
-  log.info(fmt::format("serving /metrics, /alerts and /healthz on {}", server.describe()));
-  if (config.baseline) {
-    // A GPU the bundle has no burn-in results for is not compared: say so, it is not a pass.
-    std::vector<int> compared, missing;
-    for (const auto& g : match.present) {
-      const bool has = std::any_of(config.baseline->gpus.begin(), config.baseline->gpus.end(),
-                                   [&](const core::TrendBaselineGpu& b) { return b.gpu == g.index; });
-      (has ? compared : missing).push_back(g.index);
-    }
-    log.info(fmt::format("baseline {}{}: GPU(s) {} compared with their acceptance burn-in (baseline_drift)", config.baseline->label,
-                         config.baseline->finished_utc.empty() ? "" : " (" + config.baseline->finished_utc + ")",
-                         fmt::join(compared, ",")));
-    if (!missing.empty()) {
-      log.warning(fmt::format("baseline {}: no burn-in results for GPU(s) {}: not compared with an acceptance baseline",
-                              config.baseline->label, fmt::join(missing, ",")));
-    }
-  }
-
-  for (std::size_t i = 0; i < match.present.size(); ++i) {
-    if (match.present[i].index == match.source_index[i]) continue;
-    log.notice(fmt::format("GPU {} of the history ({}) is index {} for the driver now: labelled and stored as GPU {}",
-                           match.present[i].index, match.present[i].uuid.known() ? *match.present[i].uuid : "no UUID",
-                           match.source_index[i], match.present[i].index));
-  }
-  auto renumbered = std::make_unique<monitor::RenumberedSource>(*source.value(), match);
-
+  read_machine(o, start);
   DaemonSignalGuard signal_guard;
-  monitor::MonitorDaemon daemon(*renumbered, *store, board, *clock, wall, log, config);
-  auto summary = daemon.run({&g_stop, &g_status});
-  server.stop();
-  if (daemon.hung_calls() > 0) {
-    // A thread is still inside an NVML call that hung: destroying the source would call
-    // nvmlShutdown (which may block on the same driver lock) and unload code that thread runs
-    // (through the renumbering wrapper, kept too).
-    log.warning(fmt::format("{} NVML call(s) still hung at exit; leaving NVML loaded", daemon.hung_calls()));
-    (void)source.value().release();
-    (void)renumbered.release();
-  }
-  if (!summary) return summary.error().with_context("monitor");
-  if (recorder) {
-    auto series = recorder->promtool_input_series();
-    if (!series) return series.error();
-    std::ofstream out(o.record_series, std::ios::binary | std::ios::trunc);
-    out << *series;
-    if (!out.flush()) return core::environment_error(fmt::format("--record-series {}: cannot write the file", o.record_series));
-    log.info(fmt::format("{} minute(s) of series written to {} (promtool input_series)", recorder->minutes(), o.record_series));
-  }
-  return core::ExitCode::pass;
+  return monitor::run_monitor(std::move(source).value(), std::move(start), streams.err, {&g_stop, &g_status});
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "backends/mpi/mpi_session.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "cli/nccl_render.hpp"
+#include "core/finding_codes.hpp"
 #include "report/finding_json.hpp"
 #include "report/machine_report.hpp"
 #include "report/text_wrap.hpp"
@@ -222,7 +223,7 @@ CrossNode run_cross_node(mpi::Session& mpi, core::Result<NodeOutcome>& node, con
   // backend runs nothing more: starting the cross-node sweep would leave the other nodes waiting.
   const auto hung = [](const ordered_json& n) {
     const auto findings = n.value("findings", ordered_json::array());
-    return std::any_of(findings.begin(), findings.end(), [](const ordered_json& f) { return text_or_empty(f, "code") == "collective_hung"; });
+    return std::any_of(findings.begin(), findings.end(), [](const ordered_json& f) { return text_or_empty(f, "code") == core::code::collective_hung; });
   };
   if (mpi.rank() == 0) {
     go = std::none_of(nodes.begin(), nodes.end(), [&](const ordered_json& n) { return n.contains("error") || hung(n); }) ? 1 : 0;

@@ -2,6 +2,7 @@
 // gpuvet's own probes): named matrices of GB/s (or µs for latency), N/A cells kept as absences.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct BandwidthRun {
   // The tool's own words that the run failed, quoted with their line ("line 19: ASSERT in
   // expression h_errorFlag == 0 ..."): assertions, data-check miscompares, CUDA errors, crashes.
   std::vector<std::string> failures;
+  // Set when the output stops before the tool's own end (a paste cut short, a run stopped): what
+  // is not in it ("the testcases after host_to_device_memcpy_ce"). The verdict is then incomplete.
+  std::optional<std::string> cut;
 };
 
 // What the judge makes of one matrix: its spread and the envelope it expected.

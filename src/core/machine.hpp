@@ -80,6 +80,9 @@ struct Gpu {
   Reading<std::vector<std::string>> clocks_event_reasons;  // active reasons except idle
   Reading<std::vector<NvLinkPort>> nvlinks;
   MemoryHealth memory_health;
+  // The input names this GPU (a topo -m header column) but its own part was cut away (its row):
+  // the GPU is known to exist, not seen. A view of another input that shows it makes it seen.
+  bool unseen = false;
 };
 
 struct Nic {
@@ -133,6 +136,10 @@ struct Machine {
   Reading<std::vector<NumaNode>> numa_nodes;
   std::vector<std::string> notes;      // caveats from the sources ("GPUs 2-6 elided in input")
   std::vector<GpuEvent> events;        // kernel log lines and nvidia-smi warnings, in input order
+  // Parts of the input that are missing or cut away, so what they would show is not judged (a
+  // gpuvet collect file without its "### end" line or its nvidia-smi -q -x section): each one
+  // makes the verdict incomplete. Empty when the input is whole.
+  std::vector<std::string> not_read;
 };
 
 // Normalises a PCI bus id to "dddd:bb:dd.f" lowercase hex with a 4-digit domain

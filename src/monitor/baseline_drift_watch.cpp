@@ -8,7 +8,7 @@
 
 #include "analysis/baseline_drift.hpp"
 #include "analysis/finding_catalog.hpp"
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::monitor {
 
@@ -104,7 +104,7 @@ void BaselineDriftWatch::alerts_for(int gpu, std::vector<MonitorAlert>& out) con
   const std::string when = baseline_.finished_utc.empty() ? std::string() : " (" + baseline_.finished_utc + ")";
   const auto alert = [&](const Drift& d, std::string message, std::string key, std::string reading, std::string rule) {
     MonitorAlert a;
-    a.code = std::string(analysis::code::baseline_drift);
+    a.code = std::string(core::code::baseline_drift);
     a.severity = d.severity;
     a.gpus = {gpu};
     a.since_unix_ms = d.since_ms;

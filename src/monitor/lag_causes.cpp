@@ -1,7 +1,7 @@
 // The machine picture on a lagging card (see lag_causes.hpp).
 #include "monitor/lag_causes.hpp"
 
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::monitor {
 
@@ -23,7 +23,7 @@ LagCauses lag_causes(const core::Assessment& machine, const std::map<int, int>& 
 void attach_lag_causes(std::vector<MonitorAlert>& alerts, const std::optional<LagCauses>& causes,
                        const std::string& why) {
   for (auto& a : alerts) {
-    if (a.code != analysis::code::utilization_below_peers || a.gpus.size() != 1) continue;
+    if (a.code != core::code::utilization_below_peers || a.gpus.size() != 1) continue;
     std::string picture;
     if (!causes) {
       picture = "not available (" + why + ")";

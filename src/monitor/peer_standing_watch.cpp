@@ -3,8 +3,8 @@
 
 #include <cmath>
 
-#include "analysis/finding_codes.hpp"
 #include "analysis/trend_judge.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::monitor {
 namespace {
@@ -76,7 +76,7 @@ void PeerStandingWatch::judge(std::int64_t closed_before) {
   const auto assessment = analysis::judge_trend(history, std::nullopt);
   std::map<std::pair<std::string, int>, MonitorAlert> now;
   for (const auto& f : assessment.findings) {
-    if (f.code != analysis::code::hotter_than_peers && f.code != analysis::code::slower_than_peers) continue;
+    if (f.code != core::code::hotter_than_peers && f.code != core::code::slower_than_peers) continue;
     if (f.gpus.size() != 1) continue;
     const std::pair<std::string, int> key{f.code, f.gpus.front()};
     MonitorAlert a;

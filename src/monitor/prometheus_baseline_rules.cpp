@@ -9,7 +9,7 @@
 #include <fmt/format.h>
 
 #include "analysis/baseline_drift.hpp"
-#include "analysis/finding_codes.hpp"
+#include "core/finding_codes.hpp"
 #include "monitor/alert_windows.hpp"
 #include "monitor/prometheus_rule_parts.hpp"
 
@@ -51,10 +51,10 @@ PrometheusRuleGroup baseline_drift_rules(const Scaler& scale) {
   const std::string hot_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs {{ $value | printf \"%.1f\" }} °C hotter under load "
       "than in the acceptance burn-in it passed";
-  g.rules.push_back(alert("GpuvetBaselineHotter", analysis::code::baseline_drift, Severity::warn,
+  g.rules.push_back(alert("GpuvetBaselineHotter", core::code::baseline_drift, Severity::warn,
                           fmt::format("{} >= {:g} < {:g}", hotter, hotter_warn, hotter_fail) + enough_load,
                           std::chrono::seconds(0), hot_summary));
-  g.rules.push_back(alert("GpuvetBaselineMuchHotter", analysis::code::baseline_drift, Severity::fail,
+  g.rules.push_back(alert("GpuvetBaselineMuchHotter", core::code::baseline_drift, Severity::fail,
                           fmt::format("{} >= {:g}", hotter, hotter_fail) + enough_load, std::chrono::seconds(0),
                           hot_summary));
 
@@ -64,10 +64,10 @@ PrometheusRuleGroup baseline_drift_rules(const Scaler& scale) {
   const std::string slow_summary =
       "GPU {{ $labels.gpu }} on {{ $labels.instance }} runs its SM clock {{ $value | humanizePercentage }} lower "
       "under load than in the acceptance burn-in it passed";
-  g.rules.push_back(alert("GpuvetBaselineSlower", analysis::code::baseline_drift, Severity::warn,
+  g.rules.push_back(alert("GpuvetBaselineSlower", core::code::baseline_drift, Severity::warn,
                           fmt::format("{} >= {:g} < {:g}", slower, slower_warn, slower_fail) + enough_load,
                           std::chrono::seconds(0), slow_summary));
-  g.rules.push_back(alert("GpuvetBaselineMuchSlower", analysis::code::baseline_drift, Severity::fail,
+  g.rules.push_back(alert("GpuvetBaselineMuchSlower", core::code::baseline_drift, Severity::fail,
                           fmt::format("{} >= {:g}", slower, slower_fail) + enough_load, std::chrono::seconds(0),
                           slow_summary));
   return g;

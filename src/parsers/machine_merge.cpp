@@ -87,6 +87,7 @@ void fill_gpu(core::Gpu& g, const core::Gpu& o) {
   fill(m.retired_pages_sbe, n.retired_pages_sbe);
   fill(m.retired_pages_dbe, n.retired_pages_dbe);
   fill(m.retired_pages_pending, n.retired_pages_pending);
+  g.unseen = g.unseen && o.unseen;  // a GPU one input shows is seen, whatever another cut away
 }
 
 // The default nvidia-smi table cuts long names ("NVIDIA RTX 6000 Ada Gene..."): such a name
@@ -285,6 +286,7 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& given) {
   std::string host_file = file_of(parts.front()), driver_file = host_file, cuda_file = host_file;
   std::vector<std::string> notes = parts.front().notes;
   out.events = parts.front().events;
+  out.not_read = parts.front().not_read;
   std::vector<std::string> disagreements;
   for (size_t i = 1; i < parts.size(); ++i) {
     const auto& p = parts[i];
@@ -299,6 +301,7 @@ core::Result<core::Machine> merge(const std::vector<core::Machine>& given) {
     fill(out.numa_nodes, p.numa_nodes);
     notes.insert(notes.end(), p.notes.begin(), p.notes.end());
     out.events.insert(out.events.end(), p.events.begin(), p.events.end());
+    out.not_read.insert(out.not_read.end(), p.not_read.begin(), p.not_read.end());
   }
   notes.insert(notes.end(), disagreements.begin(), disagreements.end());
   notes.insert(notes.end(), placement_notes.begin(), placement_notes.end());

@@ -50,6 +50,22 @@ bool is_assertion(std::string_view t) {
 
 bool is_status_line(std::string_view t) { return starts_with(t, "ERROR") || starts_with(t, "Error:"); }
 
+// v0.6 and later print these two lines after their last testcase (nvbandwidth.cpp main:
+// output->printInfo() after the testcases; v0.2-v0.5 print another NOTE before them, none after).
+constexpr std::string_view kClosingNote = "NOTE: The reported results may not reflect the full capabilities";
+
+// "v0.8" -> true from v0.6 on: the output of a whole run ends with kClosingNote.
+bool closes_with_note(const core::Reading<std::string>& version) {
+  if (!version || version->size() < 2 || (*version)[0] != 'v') return false;
+  int major = 0, minor = 0;
+  const auto dot = version->find('.');
+  if (dot == std::string::npos || !parse_int(std::string_view(*version).substr(1, dot - 1), major)) return false;
+  auto rest = std::string_view(*version).substr(dot + 1);
+  rest = rest.substr(0, std::min(rest.size(), rest.find_first_not_of("0123456789")));
+  if (!parse_int(rest, minor)) return false;
+  return major > 0 || minor >= 6;
+}
+
 // The data check after a copy found bytes it did not write (nvbandwidth memcpy.cpp
 // memcmpPatternHelper: "Invalid value when checking the pattern at 0x...", nvbandwidth#34).
 bool is_data_check_line(std::string_view t) {
@@ -122,7 +138,8 @@ class Walker {
       if (!next) return next.error();
       i = next.value();
     }
-    if (!running_.empty() && in_running_ == 0) not_finished(cut_ ? "the paste is cut" : "the output ends");
+    const bool unfinished = !running_.empty() && in_running_ == 0;
+    if (unfinished) not_finished(cut_ ? "the paste is cut" : "the output ends");
     if (run_.matrices.empty() && !saw_testcase_ && (run_.tool_version || !run_.device_names.empty())) {
       // nvbandwidth's own header and device list, then nothing: a run cut (or pasted) before
       // its first testcase is an incomplete measurement, not another format.
@@ -133,6 +150,7 @@ class Walker {
                                                                  : fmt::format(" and its {} device line(s)", run_.device_names.size())));
       return std::move(run_);
     }
+    judge_end(unfinished);
     if (run_.matrices.empty() && !saw_testcase_) {
       const int last = lines_.empty() ? 1 : lines_.back().number;
       return line_error(file_, last,
@@ -143,6 +161,25 @@ class Walker {
   }
 
  private:
+  // Whether the output reaches nvbandwidth's end (BandwidthRun::cut otherwise). v0.6+ end every
+  // run with kClosingNote; older versions print nothing after the last testcase, so there only a
+  // paste that ends inside a testcase, or holds one testcase alone, shows it may be cut.
+  void judge_end(bool unfinished) {
+    if (closed_ || (!saw_testcase_ && run_.matrices.empty())) return;
+    const std::string last = last_key_.empty() ? std::string("its last testcase") : last_key_;
+    if (closes_with_note(run_.tool_version)) {
+      run_.cut = fmt::format("the output ends without the NOTE lines nvbandwidth {} prints after its last testcase: it was "
+                             "cut or stopped in or after {}, and the testcases after it are not in it",
+                             *run_.tool_version, last);
+    } else if (cut_ || unfinished) {
+      run_.cut = fmt::format("the paste ends inside {}: it and the testcases after it are not in it", last);
+    } else if (testcases_ == 1) {
+      run_.cut = fmt::format("the output holds one testcase ({}) and nothing after it: it was cut after it, or nvbandwidth "
+                             "ran it alone (-t); the other testcases are not in it",
+                             last);
+    }
+  }
+
   // Handles line i; returns the index of the next line to read.
   core::Result<size_t> step(size_t i) {
     const auto& line = lines_[i];
@@ -154,6 +191,7 @@ class Walker {
       elided_ = true;
       return i + 1;
     }
+    if (starts_with(t, kClosingNote)) closed_ = true;
     if (starts_with(t, "nvbandwidth Version:")) run_.tool_version = std::string(trim(t.substr(20)));
     else if (starts_with(t, "Driver Version:")) run_.driver_version = std::string(trim(t.substr(15)));
     else if (is_title(t)) return read_matrix(i);  // before "Device ": "Device to Device Latency SM ..."
@@ -206,6 +244,8 @@ class Walker {
     running_ = key;
     running_line_ = line.number;
     saw_testcase_ = true;
+    last_key_ = key;
+    ++testcases_;
     return static_cast<size_t>(&line - lines_.data()) + 1;
   }
 
@@ -213,6 +253,8 @@ class Walker {
     auto closed = close_running(line);
     if (!closed) return closed.error();
     saw_testcase_ = true;
+    if (!key.empty()) last_key_ = key;
+    ++testcases_;
     core::BandwidthMatrix m;
     m.testcase = key;
     m.title = std::string(trim(line.text));
@@ -280,6 +322,7 @@ class Walker {
         run_.notes.push_back(fmt::format("line {}: the paste ends inside the last value of this row of {} (no line end after "
                                          "it); that value is not read",
                                          lines_[k].number, name));
+        cut_ = true;
         continue;
       }
       auto ok = append_matrix_row(lines_[k], spec, m, file_);
@@ -299,6 +342,7 @@ class Walker {
     }
     if (m.title.find("GPU(row)") != std::string::npos && m.values.size() < header.size()) {
       run_.notes.push_back(fmt::format("line {}: {} has {} of {} rows; the output is cut", title.number, name, m.values.size(), header.size()));
+      cut_ = true;
     }
     if (running_.empty()) run_.notes.push_back(fmt::format("line {}: matrix {} without a \"Running KEY.\" line", title.number, quoted(m.title)));
     run_.matrices.push_back(std::move(m));
@@ -319,6 +363,7 @@ class Walker {
       run_.notes.push_back(fmt::format("line {}: the paste ends inside a SUM line ({}); that total is not read", line.number,
                                        quoted(t)));
       last_matrix_open_ = false;
+      cut_ = true;
       return next_line;
     }
     if (cells.size() < at + 2 || cells.size() > at + 3 || !is_key(cells[at]) || !parse_decimal(cells[at + 1], v)) {
@@ -374,7 +419,10 @@ class Walker {
   bool elided_ = false;
   bool saw_testcase_ = false;
   bool last_matrix_open_ = false;  // the last matrix may still take its SUM line
-  bool cut_ = false;               // the paste ends inside a row
+  bool cut_ = false;               // the paste ends inside a testcase (a row, a title, a SUM line)
+  bool closed_ = false;            // kClosingNote seen: the run reached its end
+  std::string last_key_;           // the last testcase named ("Running KEY.", "Waiving KEY.")
+  int testcases_ = 0;              // testcases opened or waived
   bool sum_only_noted_ = false;
 };
 

@@ -1,6 +1,7 @@
 // Dispatch from detected input format to parser (see parse_input.hpp).
 #include "parsers/parse_input.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <optional>
@@ -116,27 +117,6 @@ core::Result<ParsedFile> parse_valid(std::string_view text, const std::string& f
   return ParsedFile{std::move(machine).value(), std::nullopt, std::nullopt, {}, {}, {}};
 }
 
-// How a section is named when neither a collect marker nor a prompt line named it.
-std::string_view output_name(InputFormat format) {
-  switch (format) {
-    case InputFormat::topo_matrix: return "nvidia-smi topo -m";
-    case InputFormat::smi_query_text: return "nvidia-smi -q";
-    case InputFormat::smi_query_xml: return "nvidia-smi -q -x";
-    case InputFormat::nvlink_status: return "nvidia-smi nvlink";
-    case InputFormat::nccl_tests_text:
-    case InputFormat::nccl_tests_json: return "nccl-tests";
-    case InputFormat::nvbandwidth: return "nvbandwidth";
-    case InputFormat::p2p_test: return "p2pBandwidthLatencyTest";
-    case InputFormat::kernel_log: return "kernel log";
-    case InputFormat::smi_table: return "nvidia-smi";
-    case InputFormat::topo_p2p: return "nvidia-smi topo -p2p";
-    case InputFormat::dcgmi_nvlink: return "dcgmi nvlink";
-    case InputFormat::ib_status: return "ibstat / ibv_devinfo";
-    case InputFormat::unknown: break;
-  }
-  return "unrecognised text";
-}
-
 // What a section no parser reads says, in one line: lscpu's model, sockets and NUMA nodes, else
 // its first line (driver and fabric manager versions).
 std::string summary_of(std::string_view text) {
@@ -155,6 +135,34 @@ std::string summary_of(std::string_view text) {
 
 core::Error in_section(const core::Error& e, const PasteSection& s, std::string_view name) {
   return core::Error{e.kind, fmt::format("{} (in the {} section, lines {}-{})", e.message, name, s.first_line, s.last_line)};
+}
+
+// A gpuvet collect file that is not whole: cut before its "### end" line, or without the
+// nvidia-smi -q -x section collect always writes first. A note says so, and `not_read` what is
+// therefore not judged (the verdict is then incomplete).
+void check_collect_whole(const Paste& paste, const std::string& file_name, std::vector<std::string>& notes,
+                         std::vector<std::string>& not_read) {
+  if (!paste.collect_file) return;
+  if (!paste.collect_ended) {
+    const auto where = paste.sections.empty()
+                           ? std::string("its header")
+                           : fmt::format("the {} section (line {})", paste.sections.back().label, paste.sections.back().last_line);
+    notes.push_back(fmt::format("{}: the gpuvet collect file is cut: it ends in {} without its \"{}\" line", file_name, where,
+                                kEndMarker));
+    not_read.push_back(fmt::format("{}: the gpuvet collect file is cut in {} (no \"{}\" line): the rest of that section and "
+                                   "the sections after it are not judged",
+                                   file_name, where, kEndMarker));
+  }
+  const bool query = std::any_of(paste.sections.begin(), paste.sections.end(), [](const PasteSection& s) {
+    return s.label == kQueryXmlLabel && !s.not_collected && !s.blank();
+  });
+  if (!query) {
+    notes.push_back(fmt::format("{}: the gpuvet collect file has no {} output (collect writes it first and stops without it)",
+                                file_name, kQueryXmlLabel));
+    not_read.push_back(fmt::format("{}: no {} section: what it shows of each GPU (model, memory, ECC, remapped rows, clocks, "
+                                   "PCIe link, fabric state) is not judged",
+                                   file_name, kQueryXmlLabel));
+  }
 }
 
 // A file of several outputs: each section parsed alone, machine views merged.
@@ -201,11 +209,14 @@ core::Result<ParsedFile> parse_sections(const Paste& paste, const std::string& f
   }
   notes.push_back(fmt::format("{}: {} {} sections: {}", file_name, paste.collect_file ? "a gpuvet collect file of" : "a paste of",
                               out.sections.size(), fmt::join(out.sections, ", ")));
+  std::vector<std::string> not_read;
+  check_collect_whole(paste, file_name, notes, not_read);
   if (!parts.empty()) {
     auto merged = parts.size() == 1 ? core::Result<core::Machine>(std::move(parts.front())) : merge_machines(parts);
     if (!merged) return merged.error();
     out.machine = std::move(merged).value();
     for (auto& n : notes) out.machine->notes.push_back(std::move(n));
+    for (auto& n : not_read) out.machine->not_read.push_back(std::move(n));
   } else if (out.collective) {
     for (auto& n : notes) out.collective->notes.push_back(std::move(n));
   } else {

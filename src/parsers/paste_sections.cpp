@@ -3,24 +3,12 @@
 
 #include <regex>
 
-#include "parsers/nccl_tests_log.hpp"
+#include "parsers/input_format.hpp"
 #include "parsers/text_lines.hpp"
-#include "parsers/topo_common.hpp"
 
 namespace gpuvet::parsers {
 
 namespace {
-
-// What kind of output a line starts. Kinds whose outputs repeat their start line (every NCCL
-// INFO line, every ibstat CA, every nvlink -s GPU, every NVRM line) continue a section of the
-// same kind instead of starting a new one.
-enum class Start { none, smi_xml, smi_xml_root, smi_q, topo, smi_table, nvlink, nccl, nvbandwidth, p2p, ib, dcgmi, kernel, prompt };
-
-bool repeats(Start s) {
-  // nvidia-smi -q pasted twice stays one section: its parser folds the repeats (smi_query_duplicates).
-  return s == Start::nvlink || s == Start::nccl || s == Start::ib || s == Start::kernel || s == Start::smi_xml_root ||
-         s == Start::smi_q;
-}
 
 // "$ nvidia-smi topo -m", "root@node1:~# nvidia-smi -q", "(venv) user@h:~$ ./all_reduce_perf -g 8".
 // The command, or "" when the line is not a prompt that runs a tool gpuvet reads.
@@ -38,42 +26,19 @@ bool is_date_line(std::string_view t) {
   return std::regex_match(t.begin(), t.end(), kDate);
 }
 
-bool is_border(std::string_view t) { return starts_with(t, "+--") || starts_with(t, "+==") || starts_with(t, "+ --"); }
-
-// The next non-empty line after i, trimmed; "" at the end.
-std::string_view next_text(const std::vector<Line>& lines, size_t i) {
-  for (size_t j = i + 1; j < lines.size(); ++j) {
-    const auto t = trim(lines[j].text);
-    if (!t.empty()) return t;
-  }
-  return "";
-}
+// What a line of a paste starts: an output of one of the formats (input_format.hpp), or a shell
+// prompt line that runs a tool gpuvet reads.
+struct Start {
+  OutputStart output;
+  bool prompt = false;
+  [[nodiscard]] bool any() const { return prompt || output.format != InputFormat::unknown; }
+};
 
 Start start_of(const std::vector<Line>& lines, size_t i) {
+  const auto output = output_start(lines, i);
+  if (output.format != InputFormat::unknown) return Start{output, false};
   const auto t = trim(lines[i].text);
-  if (t.empty()) return Start::none;
-  if (starts_with(t, "<?xml")) return Start::smi_xml;
-  if (starts_with(t, "<nvidia_smi_log")) return Start::smi_xml_root;
-  if (starts_with(t, "==============NVSMI LOG")) return Start::smi_q;
-  if (is_topo_header(lines[i].text)) return Start::topo;
-  if (is_border(t) && next_text(lines, i).find("NVIDIA-SMI ") != std::string_view::npos) return Start::smi_table;
-  if (is_border(t) && (next_text(lines, i).find("NvLink Link Status") != std::string_view::npos ||
-                       next_text(lines, i).find("NVLINK Error Counts") != std::string_view::npos)) {
-    return Start::dcgmi;
-  }
-  int index = -1;
-  std::string rest;
-  if (is_nvlink_gpu_line(t, index, rest) && rest.find("(UUID:") != std::string::npos) {
-    const auto n = next_text(lines, i);
-    if (starts_with(n, "Link ") || starts_with(n, "NVML:")) return Start::nvlink;
-  }
-  if (starts_with(t, "# nThread") || starts_with(t, "nThread ") || is_nccl_debug_line(t)) return Start::nccl;
-  if (starts_with(t, "nvbandwidth Version")) return Start::nvbandwidth;
-  if (starts_with(t, "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]")) return Start::p2p;
-  if (starts_with(t, "hca_id:") || (starts_with(t, "CA '") && starts_with(next_text(lines, i), "CA type:"))) return Start::ib;
-  if (t.find("NVRM: ") != std::string_view::npos) return Start::kernel;
-  if (!prompt_command(t).empty()) return Start::prompt;
-  return Start::none;
+  return Start{{}, !t.empty() && !prompt_command(t).empty()};
 }
 
 std::vector<std::string_view> raw_lines(std::string_view text) {
@@ -111,9 +76,11 @@ std::optional<Paste> split_collect(const std::vector<std::string_view>& raw) {
   size_t i = 0;
   while (i < raw.size() && trim(raw[i]).empty()) ++i;
   for (++i; i < raw.size() && starts_with(raw[i], "### ") && !starts_with(raw[i], kSectionMarker); ++i) {
-    if (!starts_with(raw[i], kEndMarker)) p.header.emplace_back(trim(raw[i].substr(4)));
+    if (starts_with(raw[i], kEndMarker)) p.collect_ended = true;
+    else p.header.emplace_back(trim(raw[i].substr(4)));
   }
   while (i < raw.size()) {
+    if (starts_with(raw[i], kEndMarker)) p.collect_ended = true;
     if (!starts_with(raw[i], kSectionMarker)) {
       ++i;  // text outside a section (after "### end"): not ours to read
       continue;
@@ -154,30 +121,26 @@ std::optional<Paste> split_paste(std::string_view text) {
     bool prompt;
   };
   std::vector<Cut> cuts;
-  Start current = Start::none;
+  InputFormat current = InputFormat::unknown;  // the output being read (unknown: none yet, or a prompt line)
   bool under_prompt = false;  // only blank lines since the last cut, a prompt line
   for (size_t i = 0; i < lines.size() && i < raw.size(); ++i) {
     const Start s = start_of(lines, i);
-    if (s == Start::none) {
+    if (!s.any()) {
       if (!trim(lines[i].text).empty()) under_prompt = false;
       continue;
     }
-    if (s == current && repeats(s)) continue;
-    if (s == Start::smi_xml_root && current == Start::smi_xml) {
-      current = Start::smi_xml_root;
-      continue;
-    }
-    if (under_prompt && s != Start::prompt) {
-      current = s;  // the output under its prompt line: one section
+    if (!s.prompt && s.output.format == current && s.output.continues) continue;
+    if (under_prompt && !s.prompt) {
+      current = s.output.format;  // the output under its prompt line: one section
       under_prompt = false;
       continue;
     }
     size_t at = i;
     // The date nvidia-smi prints above its table belongs to the table.
-    if (s == Start::smi_table && i > 0 && is_date_line(trim(lines[i - 1].text))) at = i - 1;
-    cuts.push_back(Cut{at, s == Start::prompt ? prompt_command(trim(lines[i].text)) : std::string(), s == Start::prompt});
-    under_prompt = s == Start::prompt;
-    current = s;
+    if (s.output.format == InputFormat::smi_table && i > 0 && is_date_line(trim(lines[i - 1].text))) at = i - 1;
+    cuts.push_back(Cut{at, s.prompt ? prompt_command(trim(lines[i].text)) : std::string(), s.prompt});
+    under_prompt = s.prompt;
+    current = s.output.format;
   }
   if (cuts.size() < 2) return std::nullopt;
   Paste p;

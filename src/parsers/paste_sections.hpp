@@ -16,6 +16,8 @@ inline constexpr std::string_view kCollectMagic = "### gpuvet-collect 1";
 inline constexpr std::string_view kSectionMarker = "### section: ";
 inline constexpr std::string_view kStatusMarker = "### status: ";
 inline constexpr std::string_view kEndMarker = "### end";
+// The section every collect file has first: the GPUs themselves (collect stops without it).
+inline constexpr std::string_view kQueryXmlLabel = "nvidia-smi -q -x";
 
 struct PasteSection {
   int first_line = 0;  // 1-based line of the file where the section's text starts
@@ -32,6 +34,7 @@ struct PasteSection {
 
 struct Paste {
   bool collect_file = false;
+  bool collect_ended = false;       // collect files: the "### end" line was read (the file is not cut)
   std::vector<std::string> header;  // collect files: "host: node1", "date: ..." lines, without "### "
   std::vector<PasteSection> sections;
 };

@@ -137,6 +137,10 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   Parsed p;
   auto& m = p.m;
   bool in_mig = false, in_processes = false, cut = false;
+  // nvidia-smi closes the GPU table with the MIG devices or Processes box; a paste without either
+  // may stop at any GPU block's border, after which more GPUs would follow.
+  bool closed = false;
+  int last_gpu = -1;
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto t = trim(lines[i].text);
     if (t.empty()) continue;
@@ -156,8 +160,8 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
       }
       continue;
     }
-    if (starts_with(c[0], "MIG devices")) in_mig = true, in_processes = false;
-    if (starts_with(c[0], "Processes")) in_processes = true, in_mig = false;
+    if (starts_with(c[0], "MIG devices")) in_mig = true, in_processes = false, closed = true;
+    if (starts_with(c[0], "Processes")) in_processes = true, in_mig = false, closed = true;
     if (in_processes) continue;
     if (in_mig) {
       const auto cells = split_ws(c[0]);
@@ -172,6 +176,7 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     if (i + 2 < lines.size()) c2 = bar_cells(lines[i + 2].text);
     if (c1.size() < 3 || c2.size() < 3) cut = true;
     read_gpu(c, c1, c2, p);
+    last_gpu = p.m.gpus.back().index;
     i += 2;
   }
   if (!p.table && p.mig_instances.empty() && m.events.empty()) {
@@ -206,7 +211,14 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
     m.notes.push_back(fmt::format("{}: nvidia-smi cut long names in its table ({}); nvidia-smi -L or -q prints them whole",
                                   file, fmt::join(p.cut_names, ", ")));
   }
-  if (cut) m.notes.push_back(fmt::format("{}: the table is cut short; the last GPU block is incomplete", file));
+  if (cut) {
+    m.notes.push_back(fmt::format("{}: the table is cut short; the last GPU block is incomplete", file));
+  } else if (p.table && !closed) {
+    m.notes.push_back(fmt::format("{}: line {}: the input ends after the block of GPU {} without the rest of the table (the "
+                                  "Processes box nvidia-smi prints after its last GPU): the table looks cut, and GPUs after "
+                                  "GPU {} would not be shown",
+                                  file, lines.back().number, last_gpu, last_gpu));
+  }
   if (!p.table && !p.mig_instances.empty()) {
     m.notes.push_back(fmt::format("{}: the input was trimmed to the MIG devices table: GPUs without MIG instances are omitted", file));
   }

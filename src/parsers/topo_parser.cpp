@@ -312,7 +312,15 @@ std::optional<core::Link> known_link(const Rows& r, size_t a, size_t b) {
   return std::nullopt;
 }
 
-void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
+// "GPU1..GPU2": the GPUs without a complete row. The header names them but the paste does not
+// show them (Gpu::unseen): the inventory rule warns gpu_missing and the verdict cannot pass.
+std::string unseen_rows(const Header& h, const Rows& r) {
+  const auto first = static_cast<int>(r.complete);
+  const int last = h.gpu_count - 1;
+  return first == last ? fmt::format("GPU{}", first) : fmt::format("GPU{}..GPU{}", first, last);
+}
+
+void fill_gpus(core::Machine& m, const Header& h, const Rows& r, const std::string& file) {
   int cpu_col = -1, numa_col = -1;
   for (size_t i = 0; i < h.extras.size(); ++i) {
     if (h.extras[i] == Extra::cpu_affinity) cpu_col = static_cast<int>(i);
@@ -336,6 +344,7 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
     if (static_cast<size_t>(k) >= r.complete) {
       g.numa_node = core::Absent{cut_reason};
       g.cpu_affinity = core::Absent{cut_reason};
+      g.unseen = true;
       m.gpus.push_back(std::move(g));
       continue;
     }
@@ -366,8 +375,15 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
                                   "systems); the first node of each list is taken as the GPU's CPU-side node",
                                   fmt::join(several_nodes, ", ")));
   }
+  // The word "truncated" makes the note one the inventory rule quotes for the GPUs not seen.
+  const auto truncated = fmt::format("{}: nvidia-smi topo -m is truncated: {} of {} GPU rows complete ({} without a complete row)",
+                                     file, r.complete, h.gpu_count, unseen_rows(h, r));
   if (unknown_pairs.empty()) {
     m.links = std::move(links);
+    if (r.complete < static_cast<size_t>(h.gpu_count)) {
+      m.notes.push_back(truncated + "; the rows shown give the link of every GPU pair, not the CPU and NUMA affinity of "
+                                    "the GPUs after them");
+    }
     return;
   }
   const auto shown = unknown_pairs.size() > 6 ? fmt::format("{} pairs such as {}", unknown_pairs.size(), unknown_pairs.front())
@@ -391,17 +407,13 @@ void fill_gpus(core::Machine& m, const Header& h, const Rows& r) {
       }
     }
     m.links = std::move(links);
-    m.notes.push_back(fmt::format("nvidia-smi topo -m cut short: {} of {} GPU rows complete; the links of {} are not shown and "
-                                  "are taken as NV{}: every pair shown is NV{}, and NV{} to {} peers ({} links) is more than a "
-                                  "GPU has ({}), so the GPUs meet in an NVSwitch",
-                                  r.complete, h.gpu_count, shown,
-                                  *k, *k, *k, h.gpu_count - 1, *k * (h.gpu_count - 1), kMaxNvlinksPerGpu));
+    m.notes.push_back(fmt::format("{}; the links of {} are not shown and are taken as NV{}: every pair shown is NV{}, and "
+                                  "NV{} to {} peers ({} links) is more than a GPU has ({}), so the GPUs meet in an NVSwitch",
+                                  truncated, shown, *k, *k, *k, h.gpu_count - 1, *k * (h.gpu_count - 1), kMaxNvlinksPerGpu));
     return;
   }
   m.links = core::Absent{fmt::format("{}: the links of {} are not in it", cut_reason, shown)};
-  m.notes.push_back(fmt::format("nvidia-smi topo -m cut short: {} of {} GPU rows complete; links of {} unknown, so the "
-                                "interconnect cannot be classified from it",
-                                r.complete, h.gpu_count, shown));
+  m.notes.push_back(fmt::format("{}; links of {} unknown, so the interconnect cannot be classified from it", truncated, shown));
 }
 
 void fill_numa_nodes(core::Machine& m) {
@@ -487,7 +499,7 @@ core::Result<core::Machine> parse(std::string_view text, const std::string& file
   m.attached_gpus = h.gpu_count;
   m.nvswitch_present = core::Absent{"topo -m does not show NVSwitches"};
   m.notes = rows.value().notes;
-  fill_gpus(m, h, rows.value());
+  fill_gpus(m, h, rows.value(), file);
   fill_numa_nodes(m);
   fill_nics(m, h, rows.value(), read_nic_legend(lines, header_at + 1 + h.columns.size()));
   if (m.links.known() && looks_like_topo_mp(lines, header_at + 1)) {

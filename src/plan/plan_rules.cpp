@@ -3,6 +3,7 @@
 // that fits only by sharding over a slow link (monitor-planner.md B1/B2; issue 15).
 #include <fmt/format.h>
 
+#include "core/finding_codes.hpp"
 #include "plan/fabric.hpp"
 #include "plan/plan.hpp"
 
@@ -12,10 +13,11 @@ namespace {
 
 using core::InterconnectClass;
 using core::Severity;
+namespace code = core::code;
 
-core::Finding finding(std::string code, Severity severity, std::string message, std::string next_step) {
+core::Finding finding(std::string_view code, Severity severity, std::string message, std::string next_step) {
   core::Finding f;
-  f.code = std::move(code);
+  f.code = std::string(code);
   f.severity = severity;
   f.message = std::move(message);
   f.next_step = std::move(next_step);
@@ -34,7 +36,7 @@ std::vector<core::Finding> plan_findings(const Plan& plan, const OfferPlan& p) {
   const bool train = plan.job.workload == Workload::train;
   const double billions = plan.params.total / 1e9;
   if (!p.fits) {
-    auto f = finding("plan_does_not_fit", Severity::fail,
+    auto f = finding(code::plan_does_not_fit, Severity::fail,
                      fmt::format("{} ({:.0f}B) does not fit {}: {:.1f} GiB per GPU at {} against {:.1f} GiB", plan.model.name,
                                  billions, offer_summary(o), p.memory.total(), describe(p.layout, plan.job.workload),
                                  p.capacity_gib),
@@ -47,7 +49,7 @@ std::vector<core::Finding> plan_findings(const Plan& plan, const OfferPlan& p) {
     out.push_back(std::move(f));
   }
   if (train && o.gpu.card_class != core::CardClass::training) {
-    out.push_back(finding("card_class_mismatch", Severity::warn,
+    out.push_back(finding(code::card_class_mismatch, Severity::warn,
                           fmt::format("{} is a{} {} card: rented for training (no NVLink or little HBM)", o.gpu.display_name,
                                       o.gpu.card_class == core::CardClass::inference ? "n" : "",
                                       core::to_string(o.gpu.card_class)),
@@ -66,7 +68,7 @@ std::vector<core::Finding> plan_findings(const Plan& plan, const OfferPlan& p) {
                         billions, o.nodes, o.nics_per_node, o.nic_gbit_s);
     }
     if (!why.empty()) {
-      out.push_back(finding("plan_interconnect_rule_of_thumb", Severity::warn, why,
+      out.push_back(finding(code::plan_interconnect_rule_of_thumb, Severity::warn, why,
                             "Prefer an NVSwitch machine (and 400 Gb/s per GPU between machines) for this size, or check "
                             "the communication share below."));
     }
@@ -79,13 +81,13 @@ std::vector<core::Finding> plan_findings(const Plan& plan, const OfferPlan& p) {
   const bool slow = !full_mesh(o.interconnect) || (o.nodes > 1 && p.layout.dp > o.gpus_per_node / p.layout.tp) ||
                     (experts_spread && o.nodes > 1);
   if (p.fits && sharded && slow && share > 0.25) {
-    out.push_back(finding("plan_sharding_over_slow_link", Severity::warn,
+    out.push_back(finding(code::plan_sharding_over_slow_link, Severity::warn,
                           fmt::format("fits only as {}, sharded over {}: communication is {:.0f} % of each step",
                                       describe(p.layout, plan.job.workload), slow && o.nodes > 1 ? "the network" : "PCIe",
                                       share * 100),
                           "Choose GPUs with more memory, an NVLink full mesh, or faster NICs; or accept the slower run."));
   } else if (p.fits && share > 0.5) {
-    out.push_back(finding("plan_comm_dominated", Severity::warn,
+    out.push_back(finding(code::plan_comm_dominated, Severity::warn,
                           fmt::format("communication is {:.0f} % of each step on {}", share * 100, offer_summary(o)),
                           "Raise the batch, lower the data-parallel size, or choose a faster interconnect."));
   }

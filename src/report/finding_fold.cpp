@@ -9,17 +9,21 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/finding_codes.hpp"
+
 namespace gpuvet::report {
 
 namespace {
 
+namespace code = core::code;
+
 bool names_culprit(const core::Finding& f) {
-  return (f.code == "straggler_gpu" || f.code == "slow_link") && !f.gpus.empty();
+  return (f.code == code::straggler_gpu || f.code == code::slow_link) && !f.gpus.empty();
 }
 
 // Measurements of a GPU set that one slow member explains.
 bool measured_per_set(const core::Finding& f) {
-  return f.code == "busbw_below_expected" || f.code == "bandwidth_below_expected";
+  return f.code == code::busbw_below_expected || f.code == code::bandwidth_below_expected;
 }
 
 int rank(core::Severity s) { return s == core::Severity::fail ? 2 : s == core::Severity::warn ? 1 : 0; }

@@ -5,6 +5,7 @@
 
 #include <optional>
 
+#include "core/finding_codes.hpp"
 #include "report/finding_fold.hpp"
 #include "report/machine_report.hpp"
 #include "report/text_blocks.hpp"
@@ -124,7 +125,7 @@ std::string severity_tag(core::Severity severity, bool color) {
 }
 
 // The interconnect_class finding is shown as the Interconnect section, not repeated here.
-bool shown_as_interconnect(const core::Finding& f) { return f.code == "interconnect_class"; }
+bool shown_as_interconnect(const core::Finding& f) { return f.code == core::code::interconnect_class; }
 
 }  // namespace
 

@@ -94,6 +94,19 @@ TEST_F(AcceptCli, FullTemplatePassesWithTheBurninDatabaseInTheBundle) {
   EXPECT_NE(slow.out.find("burnin failed: GPU 3 "), std::string::npos) << slow.out;
 }
 
+TEST_F(AcceptCli, APcieLinkThatNarrowsUnderLoadFailsTheBurnin) {
+  // Issue 20: the PCIe gate runs before the load; a riser that downtrains when hot passed accept
+  // and burnin because the burn-in judge looked only at replays. The health judge watches the link.
+  const auto spec = write("full.yaml", *spec::template_text("hgx-h100-8x"));
+  const std::string fault = "pcie-degraded:gpu=3,width=8,at=1h";
+  auto run = run_cli({"accept", "--no-bundle", "--spec", spec, "--sim", "hgx-h100-8x", "--fault", fault});
+  EXPECT_EQ(run.exit_code, 1) << run.out << run.err;
+  EXPECT_NE(run.out.find("burnin failed: GPU 3: PCIe link at Gen 5 x8 of Gen 5 x16"), std::string::npos) << run.out;
+  auto burnin = run_cli({"burnin", "--sim", "hgx-h100-8x", "--fault", fault, "--duration", "2h", "--json"});
+  EXPECT_EQ(burnin.exit_code, 1) << burnin.out << burnin.err;
+  EXPECT_NE(burnin.out.find("\"pcie_link_degraded\""), std::string::npos) << burnin.out;
+}
+
 TEST_F(AcceptCli, VerifyCatchesAOneByteChangeAMissingAndAnAddedFile) {
   const auto spec = write("spec.yaml", gates_only("hgx-h100-8x"));
   const fs::path out = dir_ / "out";

@@ -6,11 +6,11 @@
 #include <algorithm>
 
 #include "accept/collective_pipeline.hpp"
-#include "analysis/finding_codes.hpp"
 #include "analysis/judge.hpp"
 #include "backends/sim/collective_sim_backend.hpp"
 #include "backends/sim/sim_state.hpp"
 #include "catalog/gpu_catalog.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::accept {
 namespace {
@@ -63,8 +63,8 @@ TEST(CollectivePipeline, ASweepIsJudgedUnderTheCallersNameAgainstTheEnvelope) {
   EXPECT_EQ(summary.source, "test, GPUs 0 1 2 3 4 5 6 7");
   ASSERT_TRUE(summary.peak_busbw_gbps);
   ASSERT_TRUE(summary.expected_busbw_gbps);
-  EXPECT_EQ(find(judged.judged.findings, analysis::code::busbw_below_expected), nullptr);
-  EXPECT_EQ(find(judged.judged.findings, analysis::code::collective_hung), nullptr);
+  EXPECT_EQ(find(judged.judged.findings, core::code::busbw_below_expected), nullptr);
+  EXPECT_EQ(find(judged.judged.findings, core::code::collective_hung), nullptr);
 }
 
 TEST(CollectivePipeline, AHangIsReportedInMachineIndicesWithTheTimeout) {
@@ -74,7 +74,7 @@ TEST(CollectivePipeline, AHangIsReportedInMachineIndicesWithTheTimeout) {
   const CollectiveJudgeContext ctx{s.machine, catalog::gpu_catalog(), s.interconnect, s.map, 7.5, named};
   auto judged = observe_collective_sweep(*s.backend, {5, 6}, one_size(512ull << 20), ctx).value();
   ASSERT_TRUE(judged.observation.sweeps.front().hang);
-  const auto* hung = find(judged.judged.findings, analysis::code::collective_hung);
+  const auto* hung = find(judged.judged.findings, core::code::collective_hung);
   ASSERT_NE(hung, nullptr);
   EXPECT_EQ(hung->severity, core::Severity::fail);
   EXPECT_NE(hung->message.find("GPU 6"), std::string::npos) << hung->message;
@@ -112,7 +112,7 @@ TEST(CollectivePipeline, ScalingRunsAreAttributedAndNvlsRunsJudgedWithTheirAlgor
   // NVLS on is held to its own (higher) envelope than NVLS off on the same GPUs.
   ASSERT_TRUE(assessment.collectives[0].expected_busbw_gbps && assessment.collectives[1].expected_busbw_gbps);
   EXPECT_GT(*assessment.collectives[1].expected_busbw_gbps, *assessment.collectives[0].expected_busbw_gbps);
-  const auto* straggler = find(assessment.findings, analysis::code::straggler_gpu);
+  const auto* straggler = find(assessment.findings, core::code::straggler_gpu);
   ASSERT_NE(straggler, nullptr);
   EXPECT_NE(straggler->message.find("GPU 3"), std::string::npos) << straggler->message;
 }

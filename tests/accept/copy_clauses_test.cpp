@@ -6,9 +6,9 @@
 #include <gtest/gtest.h>
 
 #include "accept/clauses.hpp"
-#include "analysis/finding_codes.hpp"
 #include "catalog/gpu_catalog.hpp"
 #include "core/copy_testcases.hpp"
+#include "core/finding_codes.hpp"
 
 namespace gpuvet::accept {
 namespace {
@@ -75,11 +75,11 @@ TEST(CopyClauses, VramMiscompareFailsAndListsTheJudgesCodes) {
   auto bad = verified(1, 79.0);
   bad.miscompares.push_back({});
   core::Finding f;
-  f.code = std::string(analysis::code::vram_errors);
+  f.code = std::string(core::code::vram_errors);
   decide_vram_clause(c, {"test", 1, {verified(0, 79.0), bad}}, {f}, s);
   EXPECT_EQ(c.status, ClauseStatus::fail);
   ASSERT_EQ(c.findings.size(), 1u);
-  EXPECT_EQ(c.findings[0], analysis::code::vram_errors);
+  EXPECT_EQ(c.findings[0], core::code::vram_errors);
 }
 
 core::BandwidthRun run_with(std::string_view testcase, std::vector<std::vector<core::Reading<double>>> values) {
@@ -112,14 +112,14 @@ TEST(CopyClauses, PeerFloorDecidesOnTheLowestCellAndP2pUnavailableAlwaysFails) {
 
   // Above the floor, but the judge found a pair without P2P: that fails a floor clause too.
   core::Finding f;
-  f.code = std::string(analysis::code::p2p_unavailable);
+  f.code = std::string(core::code::p2p_unavailable);
   f.severity = core::Severity::fail;
   f.message = "GPU 0 and 1 have no peer access";
   peer_judged.findings.push_back(f);
   auto again = bandwidth_clauses(s);
   for (auto& c : again) decide_bandwidth_clause(c, {host_run, host_judged}, {peer_run, peer_judged}, s, catalog::gpu_catalog());
   EXPECT_EQ(again[1].status, ClauseStatus::fail);
-  EXPECT_EQ(again[1].findings, std::vector<std::string>{std::string(analysis::code::p2p_unavailable)});
+  EXPECT_EQ(again[1].findings, std::vector<std::string>{std::string(core::code::p2p_unavailable)});
   EXPECT_EQ(again[0].status, ClauseStatus::pass);  // the host clause never reads the peer suite
 }
 

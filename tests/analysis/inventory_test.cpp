@@ -1,6 +1,7 @@
 // GPUs missing and GPUs that are not all alike.
 #include <gtest/gtest.h>
 
+#include "core/verdict.hpp"
 #include "test_machines.hpp"
 
 namespace gpuvet::analysis::testing {
@@ -81,15 +82,62 @@ TEST(GpuMissing, InputCutShortWarnsThatGpusMayBeMissing) {
   named.notes.push_back("corpus/other/x-truncated.txt is nvidia-smi nvlink -R: it does not show which links are up");
   named.notes.push_back("x-elided.txt: GPU 0: NVLE: disabled");
   EXPECT_TRUE(with_code(judge(named), "gpu_missing").empty());
-  // A topo -m cut short still names every GPU in its header: not a trimmed GPU list.
-  auto topo = machine(2, kH100);
-  topo.attached_gpus = core::Reading<int>::absent("not in input");
-  topo.notes.push_back("nvidia-smi topo -m cut short: 1 of 2 GPU rows complete; links of GPU 1 unknown");
-  EXPECT_TRUE(with_code(judge(topo), "gpu_missing").empty());
   // Every attached GPU listed: the trim left no GPU out.
   auto all = machine(2, kH100);
   all.notes.push_back("processes trimmed");
   EXPECT_TRUE(with_code(judge(all), "gpu_missing").empty());
+}
+
+// Issue 20: a topo -m cut after its first row names GPUs 1 and 2 in its header without their rows
+// (Gpu::unseen): the same warning as a trimmed -q, naming them.
+TEST(GpuMissing, GpusNamedButNotSeenWarnLikeATrimmedQuery) {
+  auto m = machine(3, kH100);
+  m.gpus[1].unseen = true;
+  m.gpus[2].unseen = true;
+  m.notes.push_back("t.txt: nvidia-smi topo -m is truncated: 1 of 3 GPU rows complete (GPU1..GPU2 without a complete row)");
+  const auto f = with_code(judge(m), "gpu_missing");
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].severity, Severity::warn);
+  EXPECT_EQ(f[0].gpus, (std::vector<int>{1, 2}));
+  EXPECT_EQ(f[0].message.rfind("The input shows 1 of 3 attached GPUs; it was trimmed (t.txt: nvidia-smi topo -m is truncated", 0),
+            0u)
+      << f[0].message;
+}
+
+// Issue 20: a verdict that rests on part of the machine is incomplete, never a pass: every input
+// that names or counts GPUs it does not show gets an unverified line naming them; a failing
+// finding still fails.
+TEST(GpuMissing, GpusNotSeenLeaveTheVerdictIncomplete) {
+  auto trimmed = machine(4, kH100);
+  trimmed.gpus.erase(trimmed.gpus.begin() + 1, trimmed.gpus.end());
+  trimmed.notes.push_back("q.txt: line 300: GPU 1 is cut before its Product Name and is left out (truncated)");
+  const auto a = judge(trimmed);
+  ASSERT_EQ(a.unverified.size(), 1u);
+  EXPECT_EQ(a.unverified[0].rfind("GPUs 1-3 not seen: the input shows 1 of 4 attached GPUs (gpu_missing)", 0), 0u)
+      << a.unverified[0];
+  EXPECT_EQ(core::verdict_of(a.findings, a.unverified), core::Verdict::incomplete);
+
+  auto cut_table = machine(1, kH100);
+  cut_table.attached_gpus = core::Reading<int>::absent("not in the default nvidia-smi table");
+  cut_table.notes.push_back("t.txt: line 11: ...: the table looks cut, and GPUs after GPU 0 would not be shown");
+  const auto t = judge(cut_table);
+  ASSERT_EQ(t.unverified.size(), 1u);
+  EXPECT_EQ(t.unverified[0].rfind("any GPU after GPU 0 not seen: the input shows 1 GPU (gpu_missing)", 0), 0u)
+      << t.unverified[0];
+
+  auto gaps = machine(8, kH100);
+  gaps.attached_gpus = core::Reading<int>::absent("nvidia-smi nvlink -s does not state it");
+  gaps.gpus.erase(gaps.gpus.begin() + 2, gaps.gpus.begin() + 7);
+  ASSERT_EQ(judge(gaps).unverified.size(), 1u);
+  EXPECT_EQ(judge(gaps).unverified[0].rfind("GPUs 2-6 not seen: the input shows 3 GPUs", 0), 0u);
+
+  EXPECT_TRUE(judge(machine(8, kH100)).unverified.empty());
+  // Attached but not reported, with no note of a cut: the machine fails, as before.
+  auto lost = machine(8, kH100);
+  lost.gpus.pop_back();
+  const auto l = judge(lost);
+  EXPECT_TRUE(l.unverified.empty());
+  EXPECT_EQ(core::verdict_of(l.findings, l.unverified), core::Verdict::fail);
 }
 
 TEST(GpuMissing, ExpectedCountDiffers) {

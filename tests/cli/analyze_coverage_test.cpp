@@ -1,5 +1,6 @@
 // Issue 17, review r4 finding 5: an input that says it was trimmed or cut gets the gpu_missing
 // warning a trimmed -q -x gets, and one that judged nothing about the machine is incomplete.
+// Issue 20: a verdict resting on the GPUs such an input shows is incomplete too (exit 3, was 0).
 #include <unistd.h>
 
 #include <filesystem>
@@ -38,7 +39,8 @@ json gpu_missing_of(const json& report) {
 
 TEST(AnalyzeCoverage, ElidedNvlinkStatusWarnsGpusMissing) {
   const auto r = run_cli({"analyze", "--json", fixture("nvlink/8x-h800-nvlink-status-8links-gpus2-6-elided.txt")});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_NE(json::parse(r.out)["unverified"].dump().find("GPUs 2-6 not seen"), std::string::npos) << r.out;
   const auto f = gpu_missing_of(json::parse(r.out));
   ASSERT_FALSE(f.is_null()) << r.out;
   EXPECT_EQ(f["severity"], "warn");
@@ -53,7 +55,7 @@ TEST(AnalyzeCoverage, DefaultTableCutShortWarnsGpusMissing) {
   ASSERT_NE(at, std::string::npos);
   const auto path = write_temp("table-cut.txt", full.substr(0, full.find('\n', at) + 1));
   const auto r = run_cli({"analyze", "--json", path});
-  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  ASSERT_EQ(r.exit_code, 3) << r.err << r.out;
   const auto f = gpu_missing_of(json::parse(r.out));
   ASSERT_FALSE(f.is_null()) << r.out;
   EXPECT_EQ(f["severity"], "warn");
@@ -63,7 +65,7 @@ TEST(AnalyzeCoverage, DefaultTableCutShortWarnsGpusMissing) {
 TEST(AnalyzeCoverage, CutNvlinkRemoteListWarnsGpusMissing) {
   const auto r = run_cli(
       {"analyze", "--json", fixture("corpus/other/8x-h100-nvlink-R-remote-devices-nvswitch-nccl-1182-truncated.txt")});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ASSERT_EQ(r.exit_code, 3) << r.err;
   const auto f = gpu_missing_of(json::parse(r.out));
   ASSERT_FALSE(f.is_null()) << r.out;
   EXPECT_EQ(f["severity"], "warn");

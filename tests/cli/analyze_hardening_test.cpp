@@ -79,7 +79,8 @@ TEST(AnalyzeHardening, CutNvlinkStatusIsNoMixedInventory) {
   const auto cut_at = full.find("GPU 7: NVIDIA H800") + std::string("GPU 7: NVIDIA H8").size();
   const auto path = write_temp("nvlink-cut.txt", full.substr(0, cut_at));
   const auto r = run_cli({"analyze", path});
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  // Incomplete, not pass (issue 20): GPUs 2-6 are elided and GPU 7's part is cut away.
+  EXPECT_EQ(r.exit_code, 3) << r.out << r.err;
   EXPECT_FALSE(mentions(r.out, "mixed_inventory")) << r.out;
   EXPECT_TRUE(mentions(r.out, "the input ends inside the header of GPU 7")) << r.out;
 }

@@ -1,6 +1,6 @@
 // nvbandwidth and p2pBandwidthLatencyTest outputs cut by the paste (review r4 finding 8): an
 // incomplete measurement (read, with a note naming what is missing), not bad input; files that
-// are not these formats at all stay bad input.
+// are not these formats at all stay bad input. Issue 20: a run cut after a testcase says so.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -76,6 +76,42 @@ TEST(CutBenchmarkOutput, P2pCutInsideAMatrixHeaderIsReadWithANote) {
             "matrix is not in it");
   // Not cut (more lines follow): a header of the wrong width stays bad input.
   EXPECT_FALSE(parse_p2p_test(text + "\n   0     1     1\n   1     1     1\n", "p.txt").ok());
+}
+
+// Issue 20: a run that does not reach nvbandwidth's end says what is not in it (BandwidthRun::cut),
+// so the machine cannot pass on the testcases before the cut.
+TEST(CutBenchmarkOutput, NvbandwidthRunCutAfterATestcaseSaysWhatIsNotInIt) {
+  // v0.6 and later end a run with two NOTE lines.
+  const auto v07 = parse_nvbandwidth(kNvbHead + kNvbMatrix, "n.txt");
+  ASSERT_TRUE(v07.ok()) << v07.error().message;
+  ASSERT_TRUE(v07->cut);
+  EXPECT_EQ(*v07->cut,
+            "the output ends without the NOTE lines nvbandwidth v0.7 prints after its last testcase: it was cut or "
+            "stopped in or after host_to_device_memcpy_ce, and the testcases after it are not in it");
+  const auto closed = parse_nvbandwidth(kNvbHead + kNvbMatrix +
+                                            "\nNOTE: The reported results may not reflect the full capabilities of the "
+                                            "platform.\nPerformance can vary with software drivers, hardware clocks, and "
+                                            "system topology.\n",
+                                        "n.txt");
+  ASSERT_TRUE(closed.ok());
+  EXPECT_FALSE(closed->cut);
+  // v0.2-v0.5 print nothing after their last testcase: one testcase alone, or a paste ending
+  // inside one, may be cut; two whole testcases are read as the run.
+  const std::string v02 = "nvbandwidth Version: v0.2\n\nDevice 0: NVIDIA H800\nDevice 1: NVIDIA H800\n\n";
+  const std::string d2h =
+      "\nRunning device_to_host_memcpy_ce.\nmemcpy CE CPU(row) <- GPU(column) bandwidth (GB/s)\n"
+      "          0         1\n0     55.15     55.15\n\nSUM device_to_host_memcpy_ce 110.30\n";
+  const auto one = parse_nvbandwidth(v02 + kNvbMatrix, "n.txt");
+  ASSERT_TRUE(one.ok());
+  ASSERT_TRUE(one->cut);
+  EXPECT_NE(one->cut->find("one testcase (host_to_device_memcpy_ce)"), std::string::npos) << *one->cut;
+  const auto two = parse_nvbandwidth(v02 + kNvbMatrix + d2h, "n.txt");
+  ASSERT_TRUE(two.ok());
+  EXPECT_FALSE(two->cut);
+  const auto inside = parse_nvbandwidth(v02 + kNvbMatrix + d2h.substr(0, d2h.find("55.15") + 4), "n.txt");
+  ASSERT_TRUE(inside.ok()) << inside.error().message;
+  ASSERT_TRUE(inside->cut);
+  EXPECT_EQ(*inside->cut, "the paste ends inside device_to_host_memcpy_ce: it and the testcases after it are not in it");
 }
 
 TEST(CutBenchmarkOutput, OtherFormatsStayBadInput) {

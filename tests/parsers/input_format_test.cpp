@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
 
 #include "topo_test_fixtures.hpp"
@@ -72,6 +73,38 @@ TEST(InputFormat, NamesAreTheEnumerators) {
   EXPECT_EQ(to_string(InputFormat::smi_query_xml), "smi_query_xml");
   EXPECT_EQ(to_string(InputFormat::nvlink_status), "nvlink_status");
   EXPECT_EQ(to_string(InputFormat::unknown), "unknown");
+}
+
+// Every format has its row in the one table: a name of its own and a section name.
+TEST(InputFormat, EveryFormatHasARow) {
+  std::set<std::string_view> names;
+  for (int i = 0; i < static_cast<int>(InputFormat::unknown); ++i) {
+    const auto format = static_cast<InputFormat>(i);
+    EXPECT_NE(to_string(format), "unknown") << i;
+    EXPECT_TRUE(names.insert(to_string(format)).second) << to_string(format);
+    EXPECT_NE(output_name(format), "unrecognised text") << to_string(format);
+  }
+  EXPECT_EQ(output_name(InputFormat::smi_query_xml), "nvidia-smi -q -x");
+  EXPECT_EQ(output_name(InputFormat::unknown), "unrecognised text");
+}
+
+// The paste splitter reads its line starts from the same table: "<?xml" always opens an output,
+// "<nvidia_smi_log" and an NCCL INFO line go on with one of their own kind, a topo header does not.
+TEST(InputFormat, LineStartsComeFromTheSameTable) {
+  const auto lines = split_lines(
+      "<?xml version=\"1.0\" ?>\n<nvidia_smi_log>\n\n\tGPU0\tGPU1\n"
+      "node1:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\nplain text\n");
+  const auto at = [&](size_t i) { return output_start(lines, i); };
+  EXPECT_EQ(at(0).format, InputFormat::smi_query_xml);
+  EXPECT_FALSE(at(0).continues);
+  EXPECT_EQ(at(1).format, InputFormat::smi_query_xml);
+  EXPECT_TRUE(at(1).continues);
+  EXPECT_EQ(at(2).format, InputFormat::unknown);
+  EXPECT_EQ(at(3).format, InputFormat::topo_matrix);
+  EXPECT_FALSE(at(3).continues);
+  EXPECT_EQ(at(4).format, InputFormat::nccl_tests_text);
+  EXPECT_TRUE(at(4).continues);
+  EXPECT_EQ(at(5).format, InputFormat::unknown);
 }
 
 }  // namespace

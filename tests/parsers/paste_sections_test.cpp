@@ -128,6 +128,37 @@ TEST(ParsePaste, CollectFileIsReadAndSaysWhatWasNotCollected) {
   EXPECT_TRUE(has_note(m, "written by gpuvet collect (host: node1, date: 2026-12-01T17:00:00Z)"));
 }
 
+// Issue 20: a collect file cut before its "### end" line, or without its nvidia-smi -q -x section,
+// is read with a note, and what it cannot show is not_read (the verdict is then incomplete).
+TEST(ParsePaste, CollectFileCutOrWithoutItsQuerySectionSaysWhatIsNotRead) {
+  const auto whole = parse_file(collect_file(), "collect.txt");
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_TRUE(split_paste(collect_file())->collect_ended);
+  EXPECT_TRUE(whole.value().machine->not_read.empty());
+
+  const std::string text = collect_file();
+  const std::string cut = text.substr(0, text.rfind("### end"));
+  EXPECT_FALSE(split_paste(cut)->collect_ended);
+  const auto r = parse_file(cut, "collect.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& m = *r.value().machine;
+  EXPECT_EQ(m.gpus.size(), 2u);
+  const int last = lines_in(cut);
+  EXPECT_TRUE(has_note(m, "collect.txt: the gpuvet collect file is cut: it ends in the lscpu section (line " +
+                              std::to_string(last) + ") without its \"### end\" line"));
+  ASSERT_EQ(m.not_read.size(), 1u);
+  EXPECT_NE(m.not_read[0].find("the sections after it are not judged"), std::string::npos) << m.not_read[0];
+
+  const std::string no_query = std::string(kCollectMagic) + "\n### section: nvidia-smi topo -m\n### status: exit 0\n" +
+                               read_fixture("topo/2x-rtx6000ada-pcie-phb-2nic-threadripper.txt") + "### end\n";
+  const auto q = parse_file(no_query, "collect.txt");
+  ASSERT_TRUE(q.ok()) << q.error().message;
+  EXPECT_TRUE(has_note(*q.value().machine, "the gpuvet collect file has no nvidia-smi -q -x output"));
+  ASSERT_EQ(q.value().machine->not_read.size(), 1u);
+  EXPECT_EQ(q.value().machine->not_read[0].rfind("collect.txt: no nvidia-smi -q -x section: what it shows of each GPU", 0), 0u)
+      << q.value().machine->not_read[0];
+}
+
 TEST(ParsePaste, CollectFileWithNothingReadableIsBadInput) {
   const std::string text = std::string(kCollectMagic) + "\n### section: nvidia-smi -q -x\n### status: not found\n### end\n";
   const auto r = parse_file(text, "collect.txt");

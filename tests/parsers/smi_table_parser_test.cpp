@@ -73,6 +73,31 @@ TEST(SmiTable, WarningsAboveTheTableAreEvents) {
   EXPECT_EQ(m.gpus.size(), 1u);
 }
 
+// Issue 20: `head -N` of the 8x RTX 6000 Ada table for every N from GPU 0's first line (8) to the
+// line before "| Processes:" (42) is read as cut, whether it stops inside a GPU block or at a border.
+TEST(SmiTable, TableWithoutItsEndIsReadAsCut) {
+  const auto text = read_fixture("corpus/smi-table/8x-rtx6000ada-default-table-thamada.txt");
+  std::size_t at = 0;
+  for (int lines = 1; (at = text.find('\n', at)) != std::string::npos; ++lines) {
+    ++at;
+    if (lines < 8) continue;
+    SCOPED_TRACE("head -" + std::to_string(lines));
+    const auto r = parse_smi_table(text.substr(0, at), "t.txt");
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    bool cut = false;
+    for (const auto& note : r.value().notes) {
+      cut = cut || note.find("the table looks cut") != std::string::npos || note.find("the table is cut short") != std::string::npos;
+    }
+    EXPECT_EQ(cut, lines < 42);
+  }
+  const auto border = parse_smi_table(text.substr(0, text.find("|   1  NVIDIA")), "t.txt");  // head -11
+  ASSERT_TRUE(border.ok());
+  ASSERT_EQ(border.value().gpus.size(), 1u);
+  EXPECT_EQ(border.value().notes.back(),
+            "t.txt: line 11: the input ends after the block of GPU 0 without the rest of the table (the Processes box "
+            "nvidia-smi prints after its last GPU): the table looks cut, and GPUs after GPU 0 would not be shown");
+}
+
 TEST(SmiTable, OnlyAWarningIsStillRead) {
   const auto r = parse_smi_table("Unable to determine the device handle for GPU0000:83:00.0: Unknown Error\n", "t.txt");
   ASSERT_TRUE(r.ok()) << r.error().message;

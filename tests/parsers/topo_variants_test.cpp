@@ -26,6 +26,36 @@ TEST(TopoCut, RowsBeforeTheCutAreKeptAndTheLastRowIsReadFromTheOthers) {
   EXPECT_EQ(m.notes[0], "t.txt: line 6: the paste ends inside row GPU3 (4 of its 10 link cells kept)");
 }
 
+// Issue 20: the GPUs without a complete row are named by the header but not seen; the note says
+// the matrix is truncated (the inventory rule's word for an input that does not show every GPU).
+TEST(TopoCut, GpusWithoutACompleteRowAreNotSeen) {
+  const auto text = read_fixture("topo/3x-rtx-a6000-nv4-bridge-pair-plus-node-ansi.txt");
+  const auto r = parse_topo_matrix(text.substr(0, text.find("GPU1\tNV4")), "t.txt");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& m = r.value();
+  ASSERT_EQ(m.gpus.size(), 3u);
+  EXPECT_FALSE(m.gpus[0].unseen);
+  EXPECT_TRUE(m.gpus[1].unseen);
+  EXPECT_TRUE(m.gpus[2].unseen);
+  EXPECT_EQ(*m.attached_gpus, 3);
+  EXPECT_EQ(m.notes.back(),
+            "t.txt: nvidia-smi topo -m is truncated: 1 of 3 GPU rows complete (GPU1..GPU2 without a complete row); links "
+            "of GPU1-GPU2 unknown, so the interconnect cannot be classified from it");
+  // Only the last row missing: every pair is known, the last GPU is still not seen.
+  const auto last = parse_topo_matrix(text.substr(0, text.find("GPU2\tNODE")), "t.txt");
+  ASSERT_TRUE(last.ok()) << last.error().message;
+  EXPECT_TRUE(last.value().links.known());
+  EXPECT_TRUE(last.value().gpus[2].unseen);
+  EXPECT_FALSE(last.value().gpus[1].unseen);
+  EXPECT_NE(last.value().notes.back().find("is truncated: 2 of 3 GPU rows complete (GPU2 without a complete row)"),
+            std::string::npos)
+      << last.value().notes.back();
+  // The whole matrix: every GPU seen.
+  const auto whole = parse_topo_matrix(text, "t.txt");
+  ASSERT_TRUE(whole.ok());
+  for (const auto& g : whole.value().gpus) EXPECT_FALSE(g.unseen);
+}
+
 TEST(TopoCut, PairsNotShownAreNvswitchOnlyWhenTheRowsShownProveAnNvswitch) {
   const auto dgx = parse_topo_matrix(read_fixture("corpus/topo/8x-a100-dgx-nv12-10nic-4numa-dcgm-149-truncated.txt"), "t.txt");
   ASSERT_TRUE(dgx.ok()) << dgx.error().message;
