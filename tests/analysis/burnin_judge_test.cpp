@@ -253,7 +253,8 @@ TEST(BurninJudge, GpuWithoutSamplesIsIncomplete) {
 TEST(BurninJudge, SoftwareThermalSlowdownIsAWarning) {
   auto r = healthy_burnin();
   edit_samples(r, 1, 600, [](auto& s) { s.clocks_event_reasons = core::clocks_event::sw_thermal_slowdown; });
-  const core::Finding* f = find_code(judge_burnin(r), "throttle_reasons");
+  const auto a = judge_burnin(r);
+  const core::Finding* f = find_code(a, "throttle_reasons");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, core::Severity::warn);
 }
