@@ -13,7 +13,8 @@ packages=(
   libssl-dev chromium
   libopenmpi-dev openmpi-bin
   python3
-  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh: clang++-14 and the libFuzzer, ASan and UBSan runtimes
+  clang-14 libclang-rt-14-dev  # scripts/fuzz.sh, scripts/sanitize.sh: clang++-14, libFuzzer, ASan and UBSan runtimes
+  clang-format-14 clang-tidy-14  # scripts/check-style.sh
 )
 
 missing=()

@@ -68,9 +68,9 @@ core::Finding trimmed_input(const core::Machine& m, const GpuCoverage& c) {
   } else {
     shown = fmt::format("The input lists {} GPU{}; more may be attached", c.shown, c.shown == 1 ? "" : "s");
   }
-  auto f = make_finding(code::gpu_missing, Severity::warn, c.absent,
-                        fmt::format("{}; it was trimmed ({}), so the missing ones cannot be judged", shown,
-                                    fmt::join(trimming_notes(m), "; ")));
+  auto f = make_finding(
+      code::gpu_missing, Severity::warn, c.absent,
+      fmt::format("{}; it was trimmed ({}), so the missing ones cannot be judged", shown, fmt::join(trimming_notes(m), "; ")));
   f.next_step = "Give the complete nvidia-smi -q output (or run gpuvet on the machine).";
   if (m.attached_gpus) f.evidence.emplace_back("attached_gpus", std::to_string(*m.attached_gpus));
   f.evidence.emplace_back("reported_gpus", std::to_string(c.shown));
@@ -97,8 +97,8 @@ std::vector<core::Finding> check_missing(const RuleContext& ctx) {
     // No attached count, but gaps in the indices show GPUs the input does not list (nvidia-smi
     // -i): the input is partial, which we can say but not judge.
     auto f = make_finding(code::gpu_missing, Severity::warn, c.absent,
-                          fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown", c.shown,
-                                      c.highest, describe_gpus(c.absent)));
+                          fmt::format("The input lists {} GPUs but their indices run to {}: {} not shown", c.shown, c.highest,
+                                      describe_gpus(c.absent)));
     f.next_step = "Give the complete output for every GPU (or run gpuvet on the machine).";
     f.evidence = {{"reported_gpus", std::to_string(c.shown)}, {"highest_index", std::to_string(c.highest)}};
     out.push_back(std::move(f));
@@ -139,8 +139,7 @@ std::vector<Attribute> attributes() {
       {"vbios", "VBIOS", [=](const Gpu& g) { return shown(g.vbios, str); }, true},
       {"board_part_number", "board part number", [=](const Gpu& g) { return shown(g.board_part_number, str); }, true},
       {"memory_total_mib", "memory size",
-       [](const Gpu& g) { return shown(g.memory_total_mib, [](std::uint64_t v) { return fmt::format("{} MiB", v); }); },
-       true},
+       [](const Gpu& g) { return shown(g.memory_total_mib, [](std::uint64_t v) { return fmt::format("{} MiB", v); }); }, true},
       {"power_limit_w", "power limit",
        [](const Gpu& g) { return shown(g.power_limit_w, [](double v) { return fmt::format("{:.0f} W", v); }); }},
       {"max_sm_clock_mhz", "max SM clock",
@@ -158,12 +157,11 @@ using Groups = std::vector<std::pair<std::string, std::vector<int>>>;
 Groups group_by_value(const std::vector<std::pair<int, std::string>>& values) {
   Groups groups;
   for (const auto& [index, value] : values) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == value; });
+    auto it = std::find_if(groups.begin(), groups.end(), [&wanted = value](const auto& g) { return g.first == wanted; });
     if (it == groups.end()) groups.push_back({value, {index}});
     else it->second.push_back(index);
   }
-  std::stable_sort(groups.begin(), groups.end(),
-                   [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
+  std::stable_sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.second.size() > b.second.size(); });
   return groups;
 }
 
@@ -200,8 +198,9 @@ std::vector<core::Finding> check_mixed(const RuleContext& ctx) {
   const Groups models = group_by_value(names);
   if (models.size() >= 2) {
     auto f = differing("model", "model", models, Severity::fail);
-    f.next_step = "Ask the provider for the GPU model in the contract on every slot; GPUs of different models "
-                  "run collectives at the pace of the slowest and may not share a fabric.";
+    f.next_step =
+        "Ask the provider for the GPU model in the contract on every slot; GPUs of different models "
+        "run collectives at the pace of the slowest and may not share a fabric.";
     out.push_back(std::move(f));
   }
 
@@ -243,9 +242,10 @@ std::optional<std::string> gpus_not_seen(const RuleContext& ctx) {
   const std::string which = c.absent.empty() ? fmt::format("any GPU after GPU {}", c.highest) : describe_gpus(c.absent);
   const std::string shown = m.attached_gpus ? fmt::format("{} of {} attached GPUs", c.shown, *m.attached_gpus)
                                             : fmt::format("{} GPU{}", c.shown, c.shown == 1 ? "" : "s");
-  return fmt::format("{} not seen: the input shows {} (gpu_missing), so a verdict on it rests on part of the machine; "
-                     "give the complete output for every GPU",
-                     which, shown);
+  return fmt::format(
+      "{} not seen: the input shows {} (gpu_missing), so a verdict on it rests on part of the machine; "
+      "give the complete output for every GPU",
+      which, shown);
 }
 
 std::vector<core::Finding> check_inventory(const RuleContext& ctx) {

@@ -53,9 +53,10 @@ core::BurninRecord monitor_history(core::BurninStatus status) {
 
 TEST(BurninJudge, MonitorHistoryHasASteadyStateByUtilizationAndNoPlan) {
   auto record = monitor_history(core::BurninStatus::completed);
-  edit_samples(record, 2, 1800, [](core::TelemetrySample& s) { s.nvlink = std::vector<core::NvLinkErrorSample>{
-                                                                  {0, static_cast<std::uint64_t>(s.t_s), std::uint64_t{0},
-                                                                   std::uint64_t{0}, std::uint64_t{0}}}; });
+  edit_samples(record, 2, 1800, [](core::TelemetrySample& s) {
+    s.nvlink = std::vector<core::NvLinkErrorSample>{
+        {0, static_cast<std::uint64_t>(s.t_s), std::uint64_t{0}, std::uint64_t{0}, std::uint64_t{0}}};
+  });
   const auto a = judge_burnin(record);
   ASSERT_EQ(a.gpus.size(), 8u);
   EXPECT_FALSE(a.gpus[0].median_tflops.known());
@@ -66,7 +67,8 @@ TEST(BurninJudge, MonitorHistoryHasASteadyStateByUtilizationAndNoPlan) {
   EXPECT_TRUE(a.unverified.empty()) << a.unverified.front();
   const auto* nvlink = find_code(a, "nvlink_errors_growing");
   ASSERT_NE(nvlink, nullptr);
-  EXPECT_NE(nvlink->message.find("from 2026-12-01 00:29:50 UTC"), std::string::npos) << nvlink->message;  // a date, not 00:29:50 into a run
+  EXPECT_NE(nvlink->message.find("from 2026-12-01 00:29:50 UTC"), std::string::npos)
+      << nvlink->message;  // a date, not 00:29:50 into a run
   const auto killed = judge_burnin(monitor_history(core::BurninStatus::running));
   ASSERT_EQ(killed.unverified.size(), 1u);
   EXPECT_NE(killed.unverified[0].find("the monitor did not stop cleanly"), std::string::npos) << killed.unverified[0];
@@ -155,8 +157,8 @@ TEST(BurninJudge, XidSeverityIsTheCataloguesAsTheDaemonJudgesIt) {
   const auto a = judge_burnin(record);
   gpu = 0;
   for (const auto& [xid, severity] : rows) {
-    const auto it = std::find_if(a.findings.begin(), a.findings.end(), [&](const core::Finding& f) {
-      return f.code == "xid_event" && evidence(f, "xid") == std::to_string(xid);
+    const auto it = std::find_if(a.findings.begin(), a.findings.end(), [&wanted = xid](const core::Finding& f) {
+      return f.code == "xid_event" && evidence(f, "xid") == std::to_string(wanted);
     });
     ASSERT_NE(it, a.findings.end()) << "Xid " << xid;
     EXPECT_EQ(it->severity, severity) << "Xid " << xid << ": " << it->message;
@@ -256,7 +258,8 @@ TEST(BurninJudge, GpuWithoutSamplesIsIncomplete) {
 TEST(BurninJudge, SoftwareThermalSlowdownIsAWarning) {
   auto r = healthy_burnin();
   edit_samples(r, 1, 600, [](auto& s) { s.clocks_event_reasons = core::clocks_event::sw_thermal_slowdown; });
-  const core::Finding* f = find_code(judge_burnin(r), "throttle_reasons");
+  const auto a = judge_burnin(r);
+  const core::Finding* f = find_code(a, "throttle_reasons");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, core::Severity::warn);
 }

@@ -210,7 +210,8 @@ TEST(HealthJudge, AnXidHoldsItsLiveAlertAnHourAndThePeriodKeepsIt) {
   judge.on_event(xid);
   EXPECT_NE(find(judge.findings(live_at(3000)), "xid_event"), nullptr);
   EXPECT_EQ(find(judge.findings(live_at(10 + 3601)), "xid_event"), nullptr);
-  const auto* f = find(judge.findings(period(20000)), "xid_event");
+  const auto held = judge.findings(period(20000));
+  const auto* f = find(held, "xid_event");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->severity, core::Severity::fail);
 }
